@@ -1,0 +1,64 @@
+import { plannerCooldownMs, plannerStateAtSpawn, remainingMs, unproductiveSpawnsNow } from "@/lib/loop/backoff";
+import * as say from "@/lib/loop/messages";
+import { blockedPrompts, pickNextPrompt } from "@/lib/loop/pick-next-prompt";
+import type { Decision, DecisionInput } from "@/lib/loop/types";
+
+/** Seed 000's prompt-loop state machine, one step: what this tick should do, checked in the diagram's order. */
+export function decide(input: DecisionInput, now: Date): Decision {
+  const { mode, executorsRunning } = input;
+  if (mode !== "running") {
+    const agentsRunning = executorsRunning + (input.plannerRunning ? 1 : 0);
+    return { kind: "idle", mode, message: say.idleMessage(mode, agentsRunning) };
+  }
+  if (input.plannerRunning) return { kind: "blocked_planner", message: say.plannerRunningMessage };
+
+  const maxParallel = input.parallelEnabled ? input.maxParallel : 1;
+  if (executorsRunning >= maxParallel) {
+    return { kind: "at_max", executorsRunning, maxParallel, message: say.atMaxMessage(executorsRunning, maxParallel) };
+  }
+
+  const cooldownLeft = remainingMs(input.lastSpawnAt, input.spawnCooldownMs, now);
+  if (cooldownLeft > 0) return { kind: "cooling", remainingMs: cooldownLeft, message: say.coolingMessage(cooldownLeft) };
+
+  const next = pickNextPrompt(input.prompts);
+  if (next) {
+    return {
+      kind: "spawn_executor",
+      promptId: next.id,
+      promptNumber: next.number,
+      message: say.spawnExecutorMessage(next.number, next.priority),
+    };
+  }
+
+  // A live run on a prompt already marked done is still finishing: the planner must not see a half-settled queue.
+  const inProgress = input.prompts.filter((p) => p.status === "in_progress" || p.live).length;
+  const pending = input.prompts.some((p) => p.status === "pending");
+  if (pending || inProgress > 0) {
+    const blocked = blockedPrompts(input.prompts);
+    return { kind: "wait", inProgress, blocked, message: say.waitMessage(inProgress, blocked) };
+  }
+  return decidePlanner(input, now);
+}
+
+function decidePlanner(input: DecisionInput, now: Date): Decision {
+  if (!input.plannerEnabled) return { kind: "all_done", message: say.allDoneMessage };
+
+  const total = input.prompts.length;
+  const unproductiveSpawns = unproductiveSpawnsNow(input.planner, total);
+  const cooldownMs = plannerCooldownMs(input.spawnCooldownMs, unproductiveSpawns);
+  const left = remainingMs(input.planner.lastSpawnAt, cooldownMs, now);
+  if (left > 0) {
+    return {
+      kind: "planner_backoff",
+      remainingMs: left,
+      cooldownMs,
+      unproductiveSpawns,
+      message: say.plannerBackoffMessage(cooldownMs, unproductiveSpawns),
+    };
+  }
+  return {
+    kind: "spawn_planner",
+    planner: plannerStateAtSpawn(input.planner, total, now),
+    message: say.spawnPlannerMessage(unproductiveSpawns),
+  };
+}

@@ -1,0 +1,17 @@
+import { createHash } from "node:crypto";
+import { PROMPT_STATUSES, type PromptStatus } from "@/lib/prompts/schema";
+
+export interface PromptSnapshot {
+  hash: string;
+  counts: Record<PromptStatus, number>;
+  total: number;
+}
+
+export function promptSnapshot(prompts: ReadonlyArray<{ number: number; status: PromptStatus }>): PromptSnapshot {
+  const counts = Object.fromEntries(PROMPT_STATUSES.map((s) => [s, 0])) as Record<PromptStatus, number>;
+  for (const prompt of prompts) counts[prompt.status] += 1;
+  // Sorted so that the order the caller loaded prompts in never changes the hash.
+  const lines = prompts.map((p) => `${p.number}:${p.status}`).sort();
+  const hash = createHash("sha1").update(lines.join("\n")).digest("hex");
+  return { hash, counts, total: prompts.length };
+}

@@ -1,0 +1,25 @@
+const SLUG_MAX_LENGTH = 50;
+
+export function slugify(text: string): string {
+  return text
+    .normalize("NFKD")
+    .replace(/\p{M}/gu, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, SLUG_MAX_LENGTH)
+    .replace(/-+$/, "");
+}
+
+export function promptFileName(number: number, title: string): string {
+  return `${String(number).padStart(2, "0")}-${slugify(title) || "untitled"}.md`;
+}
+
+export function planningKeyForBranch(branch: string): string {
+  const key = branch
+    .replace(/[^A-Za-z0-9._-]/g, "-")
+    .replace(/-{2,}/g, "-")
+    // Dots are trimmed with dashes so that a key can never be "." or ".." and climb out of .planning/.
+    .replace(/^[-.]+|[-.]+$/g, "");
+  return key || "unnamed-branch";
+}
