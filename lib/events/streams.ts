@@ -1,0 +1,23 @@
+import { redisKey } from "@/lib/redis/connections";
+
+// Events are hints (DESIGN.md): the row is written first, then a small message on a
+// Redis stream tells consumers what to re-read. Streams keep ids, so SSE clients resume.
+export const teamStreamKey = (teamId: string) => redisKey("events", "team", teamId);
+export const runLogStreamKey = (runId: string) => redisKey("runlog", runId);
+
+export const TEAM_STREAM_MAXLEN = 10_000;
+export const RUN_LOG_STREAM_MAXLEN = 5_000;
+
+export type EventType =
+  | "started" | "stopped" | "paused" | "resumed"
+  | "taskAssigned" | "taskCompleted" | "taskFailed" | "allDone"
+  | "branchChange" | "agentsChange" | "promptsChange" | "loopStatus"
+  | "runChange" | "projectChange" | "activity";
+
+export interface TeamEvent {
+  type: EventType;
+  projectId?: string;
+  runId?: string;
+  promptId?: string;
+  message?: string;
+}

@@ -1,0 +1,13 @@
+import { z } from "zod";
+
+// Job data carries ids, never secrets (DESIGN.md): the processor re-reads the row.
+export const queuePayloads = {
+  tick: z.object({ projectId: z.string().min(1), reason: z.string().max(200) }),
+  spawn: z.object({ runId: z.string().min(1) }),
+  merge: z.object({ runId: z.string().min(1) }),
+  github: z.object({ deliveryId: z.string().min(1) }),
+} as const;
+
+export type QueueName = keyof typeof queuePayloads;
+export type QueuePayload<Q extends QueueName> = z.infer<(typeof queuePayloads)[Q]>;
+export const queueNames = Object.keys(queuePayloads) as QueueName[];

@@ -1,0 +1,55 @@
+import { Redis, type RedisOptions } from "ioredis";
+import { getEnv } from "@/lib/env";
+
+// BullMQ's advice: producers fail fast when Redis is away (the request answers an
+// error instead of hanging), workers and blocking readers retry forever.
+export type RedisRole = "producer" | "worker" | "reader";
+
+const roleOptions: Record<RedisRole, RedisOptions> = {
+  producer: { enableOfflineQueue: false, maxRetriesPerRequest: 1 },
+  worker: { maxRetriesPerRequest: null },
+  reader: { maxRetriesPerRequest: null },
+};
+
+const holder = globalThis as unknown as { __ringmasterRedis?: Map<RedisRole, Redis> };
+
+export function createRedis(role: RedisRole, url = getEnv().REDIS_URL): Redis {
+  return new Redis(url, { ...roleOptions[role], lazyConnect: false, connectionName: `ringmaster-${role}` });
+}
+
+/** One shared connection per role per process. */
+export function getRedis(role: RedisRole): Redis {
+  const map = (holder.__ringmasterRedis ??= new Map());
+  let conn = map.get(role);
+  if (!conn) {
+    conn = createRedis(role);
+    map.set(role, conn);
+  }
+  return conn;
+}
+
+export async function closeRedis(): Promise<void> {
+  const map = holder.__ringmasterRedis;
+  holder.__ringmasterRedis = undefined;
+  if (!map) return;
+  await Promise.all([...map.values()].map((c) => c.quit().catch(() => c.disconnect())));
+}
+
+/** Waits until a producer connection is ready (enableOfflineQueue is off). */
+export async function readyRedis(conn: Redis, timeoutMs = 5000): Promise<Redis> {
+  if (conn.status === "ready") return conn;
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      cleanup();
+      reject(new Error(`Redis did not become ready within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const onReady = () => { cleanup(); resolve(); };
+    const cleanup = () => { clearTimeout(timer); conn.off("ready", onReady); };
+    conn.on("ready", onReady);
+  });
+  return conn;
+}
+
+export function redisKey(...parts: string[]): string {
+  return [getEnv().REDIS_PREFIX, ...parts].join(":");
+}
