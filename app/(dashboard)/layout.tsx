@@ -1,0 +1,21 @@
+import Link from "next/link";
+import { signOut } from "@/auth";
+import { requireViewer } from "./current";
+
+export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
+  const viewer = await requireViewer();
+  return (
+    <>
+      <header className="top">
+        <Link href="/" className="brand">Ringmaster</Link>
+        <span className="muted">{viewer.team.name}</span>
+        <span className="spacer" />
+        <span className="muted who">{viewer.email}</span>
+        <form action={async () => { "use server"; await signOut({ redirectTo: "/login" }); }}>
+          <button className="secondary" type="submit">Sign out</button>
+        </form>
+      </header>
+      <main>{children}</main>
+    </>
+  );
+}

@@ -1,0 +1,44 @@
+import { getDb, type TeamRole } from "@/lib/db";
+import { hashToken } from "@/lib/auth/tokens";
+import { AccessError, roleAtLeast } from "@/lib/teams/membership";
+
+/** Who is acting: a signed-in person or an API token (a run's token included). */
+export interface Actor {
+  kind: "user" | "token";
+  id: string;
+  teamId: string;
+  role: TeamRole;
+  /** A token scoped to one project may touch only that project. */
+  projectId: string | null;
+}
+
+export async function actorForUser(userId: string, teamId?: string): Promise<Actor | null> {
+  const m = await getDb().membership.findFirst({
+    where: { userId, ...(teamId ? { teamId } : {}) },
+    orderBy: { createdAt: "asc" },
+  });
+  return m ? { kind: "user", id: userId, teamId: m.teamId, role: m.role, projectId: null } : null;
+}
+
+export async function actorForToken(token: string, now = new Date()): Promise<Actor | null> {
+  const row = await getDb().apiToken.findUnique({ where: { tokenHash: hashToken(token) } });
+  if (!row || row.revokedAt || (row.expiresAt && row.expiresAt <= now)) return null;
+  // Last-used is for humans; a minute of precision spares a write per request.
+  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > 60_000) {
+    await getDb().apiToken.update({ where: { id: row.id }, data: { lastUsedAt: now } });
+  }
+  return { kind: "token", id: row.id, teamId: row.teamId, role: row.role, projectId: row.projectId };
+}
+
+export function requireRole(actor: Actor, needed: TeamRole): void {
+  if (!roleAtLeast(actor.role, needed)) throw new AccessError(403, `requires the ${needed} role`);
+}
+
+/** The project, if the actor may see it; another team's project does not exist for them. */
+export async function requireProject(actor: Actor, projectId: string, needed: TeamRole = "viewer") {
+  if (actor.projectId && actor.projectId !== projectId) throw new AccessError(404, "project not found");
+  const project = await getDb().project.findFirst({ where: { id: projectId, teamId: actor.teamId, archivedAt: null } });
+  if (!project) throw new AccessError(404, "project not found");
+  requireRole(actor, needed);
+  return project;
+}

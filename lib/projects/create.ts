@@ -1,0 +1,47 @@
+import { getDb } from "@/lib/db";
+import { planningKeyForBranch, slugify } from "@/lib/prompts/names";
+import { upsertTickScheduler } from "@/lib/queues";
+import { projectInput, type ProjectInput } from "@/lib/projects/schema";
+
+async function uniqueSlug(teamId: string, name: string): Promise<string> {
+  const base = slugify(name) || "project";
+  const taken = new Set(
+    (await getDb().project.findMany({ where: { teamId, slug: { startsWith: base } }, select: { slug: true } })).map((p) => p.slug),
+  );
+  for (let i = 1; ; i++) {
+    const slug = i === 1 ? base : `${base}-${i}`;
+    if (!taken.has(slug)) return slug;
+  }
+}
+
+/** Creates a project with its settings and loop state, and schedules its tick. */
+export async function createProject(teamId: string, raw: ProjectInput, settings: { loopEnabled?: boolean; plannerEnabled?: boolean; maxParallel?: number } = {}) {
+  const input = projectInput.parse(raw);
+  const slug = await uniqueSlug(teamId, input.name);
+  const project = await getDb().project.create({
+    data: {
+      teamId,
+      name: input.name,
+      slug,
+      repoKind: input.repoKind,
+      repoPath: input.repoPath,
+      githubOwner: input.githubOwner,
+      githubRepo: input.githubRepo,
+      baseBranch: input.baseBranch,
+      activeBranch: input.baseBranch,
+      planningKey: planningKeyForBranch(input.baseBranch),
+      settings: {
+        create: {
+          executorProfileId: input.executorProfileId,
+          plannerProfileId: input.plannerProfileId,
+          plannerEnabled: settings.plannerEnabled ?? Boolean(input.plannerProfileId),
+          maxParallel: settings.maxParallel ?? 3,
+        },
+      },
+      loopState: { create: { mode: settings.loopEnabled ? "running" : "stopped" } },
+    },
+    include: { settings: true },
+  });
+  await upsertTickScheduler(project.id, project.settings!.tickIntervalMs);
+  return project;
+}
