@@ -1,0 +1,59 @@
+import { tmpdir } from "node:os";
+import { currentBranch } from "@/lib/git/refs";
+import { git, GitError } from "@/lib/git/run";
+
+const SLUG_MAX = 40;
+
+function slugify(title: string): string {
+  return title
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+/, "")
+    .slice(0, SLUG_MAX)
+    .replace(/-+$/, "");
+}
+
+/** `ringmaster/<number>-<slug>`, or `ringmaster/<number>` when the title has no ASCII letters or digits. */
+export function runBranchName(number: number, title: string): string {
+  if (!Number.isSafeInteger(number) || number < 1) throw new Error(`run number must be a positive integer, got ${number}`);
+  const slug = slugify(title);
+  return slug ? `ringmaster/${number}-${slug}` : `ringmaster/${number}`;
+}
+
+export class RunBranchError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "RunBranchError";
+  }
+}
+
+// Branch names compare case-insensitively because refs on case-insensitive file systems
+// (macOS, Windows) collide: "Main" would write the very file that holds "main".
+const normalize = (name: string) => name.replace(/^refs\/heads\//, "").toLowerCase();
+
+/** Throws unless `branch` is a valid branch name that is not the base branch, so a run can work on it. */
+export async function assertNotBaseBranch(branch: string, baseBranch: string): Promise<void> {
+  if (!branch.trim()) throw new RunBranchError("a run needs a branch name, got an empty one");
+  if (branch === "HEAD" || branch.startsWith("-")) throw new RunBranchError(`"${branch}" is not a branch a run can work on`);
+  if (!baseBranch.trim()) throw new RunBranchError("the base branch name is empty");
+  if (normalize(branch) === normalize(baseBranch)) {
+    throw new RunBranchError(`refusing to work on the base branch "${baseBranch}": runs work on their own branch`);
+  }
+  try {
+    // Outside any repository, so "@{-1}"-style shorthands cannot resolve to a real branch.
+    await git(tmpdir(), ["check-ref-format", "--branch", branch]);
+  } catch (error) {
+    if (error instanceof GitError) throw new RunBranchError(`"${branch}" is not a valid branch name`);
+    throw error;
+  }
+}
+
+/** The branch checked out in a run's worktree, refusing a detached HEAD and the base branch. */
+export async function requireRunBranch(worktree: string, baseBranch: string): Promise<string> {
+  const branch = await currentBranch(worktree);
+  if (!branch) throw new RunBranchError(`the worktree at ${worktree} has a detached HEAD; a run must be on its own branch`);
+  await assertNotBaseBranch(branch, baseBranch);
+  return branch;
+}

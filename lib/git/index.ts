@@ -1,0 +1,10 @@
+export { assertNotBaseBranch, requireRunBranch, runBranchName, RunBranchError } from "@/lib/git/branch-name";
+export { commitAll } from "@/lib/git/commit";
+export { diffSummary, type ChangedFile, type DiffSummary } from "@/lib/git/diff";
+export { mergeIntoBase, type MergeInput, type MergeRefusal, type MergeResult } from "@/lib/git/merge";
+export { rebaseOntoBase, type RebaseResult } from "@/lib/git/rebase";
+export { branchExists, branchSha, commitsAhead, currentBranch, hasUnmergedCommits, headSha, isAncestor, isClean } from "@/lib/git/refs";
+export { COMMITTER, git, gitCheck, GitError, type GitOptions } from "@/lib/git/run";
+export { createWorktree, type CreatedWorktree, type CreateWorktreeInput } from "@/lib/git/worktree-create";
+export { listWorktrees, pruneWorktrees, type Worktree } from "@/lib/git/worktree-list";
+export { removeWorktree, UnmergedWorkError, type RemovedWorktree, type RemoveWorktreeInput } from "@/lib/git/worktree-remove";

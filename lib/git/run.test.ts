@@ -1,0 +1,58 @@
+import { rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { git, gitCheck, GitError } from "@/lib/git/run";
+import { makeSandbox, writeFiles } from "@/lib/git/testing";
+
+describe("git", () => {
+  it("resolves with stdout", async () => {
+    const { repo } = await makeSandbox();
+    expect((await git(repo, ["rev-parse", "--abbrev-ref", "HEAD"])).trim()).toBe("main");
+  });
+
+  it("rejects with a GitError naming the command, exit code and trimmed stderr", async () => {
+    const { repo } = await makeSandbox();
+    const error = await git(repo, ["rev-parse", "--verify", "nope"]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GitError);
+    const gitError = error as GitError;
+    expect(gitError.exitCode).toBe(128);
+    expect(gitError.stderr).toBe("fatal: Needed a single revision");
+    expect(gitError.message).toContain("git rev-parse --verify nope");
+    expect(gitError.message).toContain("exit 128");
+    expect(gitError.message).toContain("fatal: Needed a single revision");
+  });
+
+  it("commits as Ringmaster whatever the caller's config says", async () => {
+    const { repo } = await makeSandbox();
+    expect((await git(repo, ["log", "-1", "--format=%an <%ae>|%cn <%ce>"])).trim()).toBe(
+      "Ringmaster <ringmaster@localhost>|Ringmaster <ringmaster@localhost>",
+    );
+  });
+
+  it("retries while another process holds the index lock", async () => {
+    const { repo } = await makeSandbox();
+    await writeFiles(repo, { "a.txt": "a\n" });
+    const lock = join(repo, ".git", "index.lock");
+    await writeFile(lock, "");
+    setTimeout(() => void rm(lock), 60);
+    await git(repo, ["add", "a.txt"]);
+    expect(await git(repo, ["diff", "--cached", "--name-only"])).toBe("a.txt\n");
+  });
+
+  it("gives up on a lock that never goes away", async () => {
+    const { repo } = await makeSandbox();
+    await writeFiles(repo, { "a.txt": "a\n" });
+    await writeFile(join(repo, ".git", "index.lock"), "");
+    await expect(git(repo, ["add", "a.txt"], { transientRetries: 1 })).rejects.toThrow(/index\.lock/);
+  });
+});
+
+describe("gitCheck", () => {
+  it("maps exit 0 and 1 to a yes or a no and throws otherwise", async () => {
+    const { repo } = await makeSandbox();
+    expect(await gitCheck(repo, ["diff", "--quiet"])).toBe(true);
+    await writeFiles(repo, { "README.md": "changed\n" });
+    expect(await gitCheck(repo, ["diff", "--quiet"])).toBe(false);
+    await expect(gitCheck(repo, ["rev-parse", "--verify", "nope"])).rejects.toBeInstanceOf(GitError);
+  });
+});

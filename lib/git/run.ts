@@ -1,0 +1,102 @@
+import { inheritedProcessEnv } from "@/lib/env";
+import { spawn } from "node:child_process";
+
+export const COMMITTER = { name: "Ringmaster", email: "ringmaster@localhost" } as const;
+
+export type GitOptions = {
+  /** Extra environment for this call (e.g. GIT_SSH_COMMAND); nothing else leaks in from the parent. */
+  env?: Record<string, string>;
+  /** Retries after a transient error: another git process holds index.lock, config.lock or a ref lock. */
+  transientRetries?: number;
+};
+
+export class GitError extends Error {
+  constructor(
+    readonly cwd: string,
+    readonly args: readonly string[],
+    readonly exitCode: number | null,
+    readonly stderr: string,
+  ) {
+    super(`git ${args.join(" ")} failed in ${cwd} (exit ${exitCode ?? "none"}): ${stderr || "no output"}`);
+    this.name = "GitError";
+  }
+}
+
+// The environment is built from scratch so that neither the user's git config (gpg signing,
+// hooks paths, aliases) nor a stray GIT_DIR from the parent can change what these commands do.
+function gitEnv(extra: Record<string, string> | undefined): Record<string, string> {
+  const env: Record<string, string> = {
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    GIT_AUTHOR_NAME: COMMITTER.name,
+    GIT_AUTHOR_EMAIL: COMMITTER.email,
+    GIT_COMMITTER_NAME: COMMITTER.name,
+    GIT_COMMITTER_EMAIL: COMMITTER.email,
+    // Stderr is matched against English messages (lock errors, conflicts).
+    LC_ALL: "C",
+    // Not configuration: git needs the PATH to find its helpers and the HOME for ssh.
+    ...inheritedProcessEnv(["PATH", "HOME"]),
+    ...extra,
+  };
+  return env;
+}
+
+const BASE_CONFIG = [
+  "-c", `user.name=${COMMITTER.name}`,
+  "-c", `user.email=${COMMITTER.email}`,
+  "-c", "commit.gpgSign=false",
+  "-c", "core.quotePath=false",
+];
+
+function runOnce(cwd: string, args: readonly string[], opts: GitOptions): Promise<string> {
+  return new Promise((resolve, reject) => {
+    // Next's types declare NODE_ENV as always present; git has no use for it.
+    const env = gitEnv(opts.env) as NodeJS.ProcessEnv;
+    const child = spawn("git", [...BASE_CONFIG, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
+    child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
+    child.on("error", (e) => reject(new GitError(cwd, args, null, e.message)));
+    child.on("close", (code) => {
+      if (code === 0) resolve(Buffer.concat(out).toString("utf8"));
+      else reject(new GitError(cwd, args, code, Buffer.concat(err).toString("utf8").trim()));
+    });
+  });
+}
+
+// Another git process holds a lock, or is halfway through adding a worktree (its admin files
+// under .git/worktrees are written one by one, and readers die on a missing one). A failed
+// compare-and-swap ("cannot lock ref ...: is at X but expected Y") is not transient.
+const TRANSIENT = /\.lock'?: File exists|could not lock|failed to read .*worktrees\/[^/]+\/(commondir|gitdir)/i;
+
+function isTransient(error: unknown): boolean {
+  return error instanceof GitError && TRANSIENT.test(error.stderr);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Runs git and resolves with its stdout; rejects with a GitError on a non-zero exit. */
+export async function git(cwd: string, args: readonly string[], opts: GitOptions = {}): Promise<string> {
+  const retries = opts.transientRetries ?? 6;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await runOnce(cwd, args, opts);
+    } catch (error) {
+      if (attempt >= retries || !isTransient(error)) throw error;
+      await sleep(20 * 2 ** attempt + Math.random() * 20);
+    }
+  }
+}
+
+/** For git commands that answer yes/no with exit codes 0/1; any other failure throws. */
+export async function gitCheck(cwd: string, args: readonly string[], opts?: GitOptions): Promise<boolean> {
+  try {
+    await git(cwd, args, opts);
+    return true;
+  } catch (error) {
+    if (error instanceof GitError && error.exitCode === 1) return false;
+    throw error;
+  }
+}
