@@ -1,0 +1,173 @@
+#!/usr/bin/env node
+// Ringmaster's demo agent: a deterministic stand-in for a coding-agent CLI, with no model and no
+// network, so the whole loop (spawn, stream, edit, commit, merge) can be shown and tested anywhere
+// node runs. It reads its prompt on stdin, works in its cwd (the worktree) and prints Claude Code's
+// stream-json lines (system/init, assistant text and tool_use, user tool_result, result with a cost
+// and token counts of 0), so the UI shows its steps as it would a real agent's.
+//
+//   node bin/demo-agent.mjs [--model NAME] < prompt.md
+//
+// Directives in the prompt; everything else is prose and is ignored. They run in order.
+//
+//   ```file <path>          write (or replace) <path> with the block's content
+//   ```append <path>        append the block's content to <path> (created if missing)
+//   ```delete <path>        delete <path> (the block's content is ignored)
+//   sleep <ms>              wait, to stand in for a long run
+//   print <text>            say <text> as an assistant message
+//   exit <code>             exit with <code> once every directive has run
+//   fail-once <abs-path>    the first time: create that marker file, fail and exit 1 at once;
+//                           once the marker exists, carry on (for retry tests)
+//
+// A fence may use more than three backticks to hold ``` lines; it closes with a line of at least
+// as many. Other fenced blocks (```js, ...) are content, and directives inside them are not run.
+// Paths are relative to the worktree and must stay inside it, outside .git; a bad path or marker
+// fails the run with exit code 2 before anything is touched. Without `exit`, the run exits 1 when
+// an edit failed (e.g. deleting a missing file) and 0 otherwise. Same prompt, same output.
+import { createHash } from "node:crypto";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+
+const FENCE = /^(`{3,})\s*(file|append|delete)\s+(\S.*?)\s*$/;
+const OTHER_FENCE = /^(`{3,})/;
+const LINE = /^(sleep|exit|print|fail-once)\s+(.+?)\s*$/;
+
+const modelIndex = process.argv.indexOf("--model");
+const model = (modelIndex > 0 && process.argv[modelIndex + 1]) || "ringmaster-demo";
+const prompt = readPrompt();
+const sessionId = uuid("session");
+const zeroUsage = { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+let counter = 0;
+
+function readPrompt() {
+  try {
+    return readFileSync(0, "utf8");
+  } catch {
+    return "";
+  }
+}
+
+function uuid(salt) {
+  const hex = createHash("sha256").update(`${salt}\0${prompt}`).digest("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+function emit(message) {
+  process.stdout.write(`${JSON.stringify({ ...message, session_id: sessionId, uuid: uuid(`line ${counter++}`) })}\n`);
+}
+
+function say(block) {
+  const message = { id: `msg_demo_${counter}`, type: "message", role: "assistant", model, content: [block], stop_reason: null, stop_sequence: null, usage: zeroUsage };
+  emit({ type: "assistant", message, parent_tool_use_id: null });
+}
+
+function finish(code, summary) {
+  if (code === 0) say({ type: "text", text: summary });
+  emit({
+    type: "result",
+    subtype: code === 0 ? "success" : "error_during_execution",
+    is_error: code !== 0,
+    duration_ms: 0,
+    duration_api_ms: 0,
+    num_turns: 1,
+    result: summary,
+    stop_reason: "end_turn",
+    total_cost_usd: 0,
+    usage: zeroUsage,
+    modelUsage: {},
+    permission_denials: [],
+    ...(code === 0 ? {} : { errors: [summary] }),
+  });
+  // Not process.exit(): on some platforms a pipe is written asynchronously and would lose the tail.
+  process.exitCode = code;
+}
+
+function parse(text) {
+  const steps = [];
+  const lines = text.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const fence = FENCE.exec(lines[i]) ?? OTHER_FENCE.exec(lines[i]);
+    if (fence) {
+      const close = new RegExp(`^${fence[1]}\`*\\s*$`);
+      const body = [];
+      for (i++; i < lines.length && !close.test(lines[i]); i++) body.push(lines[i]);
+      if (i >= lines.length && fence[2]) throw new Error(`the \`${fence[2]} ${fence[3]}\` block is never closed`);
+      if (fence[2]) steps.push({ kind: fence[2], path: fence[3], content: body.length > 0 ? `${body.join("\n")}\n` : "" });
+      continue;
+    }
+    const line = LINE.exec(lines[i].trim());
+    if (!line) continue;
+    const [, kind, arg] = line;
+    if ((kind === "sleep" || kind === "exit") && !/^\d+$/.test(arg)) continue;
+    steps.push({ kind, arg });
+  }
+  return steps;
+}
+
+function check(step, root) {
+  if (step.kind === "fail-once" && !isAbsolute(step.arg)) throw new Error(`fail-once needs an absolute marker path, got "${step.arg}"`);
+  if (!step.path) return;
+  if (isAbsolute(step.path)) throw new Error(`"${step.path}" is absolute; paths must be relative to the worktree`);
+  const inside = relative(root, resolve(root, step.path));
+  if (inside === "" || inside === ".." || inside.startsWith(`..${sep}`)) throw new Error(`"${step.path}" is outside the worktree`);
+  if (inside.split(sep)[0] === ".git") throw new Error(`"${step.path}" is inside .git`);
+}
+
+function edit(step, root) {
+  const target = resolve(root, step.path);
+  if (step.kind === "delete") {
+    if (!existsSync(target)) throw new Error(`${step.path} does not exist`);
+    rmSync(target, { recursive: true });
+    return `Deleted ${step.path}`;
+  }
+  mkdirSync(dirname(target), { recursive: true });
+  if (step.kind === "file") writeFileSync(target, step.content);
+  else appendFileSync(target, step.content);
+  return `${step.kind === "file" ? "Wrote" : "Appended"} ${Buffer.byteLength(step.content)} bytes to ${step.path}`;
+}
+
+const TOOL = { file: "Write", append: "Append", delete: "Delete" };
+
+async function main() {
+  const root = process.cwd();
+  emit({ type: "system", subtype: "init", tools: Object.values(TOOL), mcp_servers: [], model, permissionMode: "acceptEdits", apiKeySource: "none", slash_commands: [], output_style: "default", skills: [], plugins: [] });
+  let steps;
+  try {
+    steps = parse(prompt);
+    for (const step of steps) check(step, root);
+  } catch (error) {
+    process.stderr.write(`demo-agent: ${error.message}\n`);
+    return finish(2, `Refused: ${error.message}`);
+  }
+  let exitCode;
+  let edits = 0;
+  let failures = 0;
+  for (const step of steps) {
+    if (step.kind === "print") say({ type: "text", text: step.arg });
+    else if (step.kind === "sleep") await new Promise((done) => setTimeout(done, Number(step.arg)));
+    else if (step.kind === "exit") exitCode = Number(step.arg);
+    else if (step.kind === "fail-once") {
+      if (existsSync(step.arg)) continue;
+      mkdirSync(dirname(step.arg), { recursive: true });
+      writeFileSync(step.arg, "failed once\n");
+      return finish(1, `Failing the first attempt on purpose (marker ${step.arg})`);
+    } else {
+      const id = `toolu_demo_${String(++edits).padStart(2, "0")}`;
+      say({ type: "tool_use", id, name: TOOL[step.kind], input: { file_path: step.path, ...(step.kind === "delete" ? {} : { content: step.content }) } });
+      let output;
+      let isError = false;
+      try {
+        output = edit(step, root);
+      } catch (error) {
+        output = error.code ? `${step.path}: ${error.code}` : error.message;
+        isError = true;
+        failures++;
+      }
+      emit({ type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: output, is_error: isError }] }, parent_tool_use_id: null });
+    }
+  }
+  const code = exitCode ?? (failures > 0 ? 1 : 0);
+  const done = `Done: ${edits - failures} of ${edits} edit${edits === 1 ? "" : "s"} applied.`;
+  finish(code, code === 0 ? done : `${done} Exiting with code ${code}.`);
+}
+
+await main();

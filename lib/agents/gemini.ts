@@ -1,0 +1,60 @@
+import { logLine, num, obj, parseJsonObject, str } from "@/lib/agents/json-line";
+import type { AgentAdapter, AgentEvent } from "@/lib/agents/types";
+
+// Flags checked against `gemini --help` of @google/gemini-cli 0.61.0; events are its
+// JsonStreamEventType (bundle: packages/core/src/output/types.ts). `--prompt=` keeps a prompt
+// starting with a dash a value; --skip-trust because a fresh worktree is an untrusted folder,
+// where headless gemini refuses to run; auto_edit because headless gemini cannot ask to edit.
+export const geminiAdapter: AgentAdapter = {
+  name: "gemini",
+  build: ({ prompt, model, extraArgs = [] }) => ({
+    command: "gemini",
+    args: [
+      `--prompt=${prompt}`,
+      "--output-format", "stream-json",
+      "--approval-mode", "auto_edit",
+      "--skip-trust",
+      ...(model ? ["--model", model] : []),
+      ...extraArgs,
+    ],
+  }),
+  parseLine: (line) => parseGeminiLine(line),
+};
+
+export function parseGeminiLine(line: string): AgentEvent[] {
+  const event = parseJsonObject(line);
+  if (!event) return logLine(line);
+  switch (event.type) {
+    case "init":
+      return [{ type: "init", model: str(event.model), sessionId: str(event.session_id) }];
+    case "message": {
+      const text = str(event.content);
+      // The user message is the prompt echoed back.
+      if (event.role !== "assistant" || !text) return [];
+      return [event.delta === true ? { type: "text", text, delta: true } : { type: "text", text }];
+    }
+    case "tool_use":
+      return [{ type: "tool_use", id: str(event.tool_id) ?? "", name: str(event.tool_name) ?? "tool", input: event.parameters ?? {} }];
+    case "tool_result": {
+      const isError = event.status === "error";
+      const output = (isError ? str(obj(event.error).message) : undefined) ?? str(event.output) ?? "";
+      return [{ type: "tool_result", toolUseId: str(event.tool_id) ?? "", output, isError }];
+    }
+    case "error":
+      return logLine(`${str(event.severity) ?? "error"}: ${str(event.message) ?? ""}`);
+    case "result": {
+      const stats = obj(event.stats);
+      return [
+        {
+          type: "result",
+          ok: event.status === "success",
+          summary: str(obj(event.error).message),
+          inputTokens: num(stats.input_tokens),
+          outputTokens: num(stats.output_tokens),
+        },
+      ];
+    }
+    default:
+      return logLine(line);
+  }
+}

@@ -1,0 +1,106 @@
+import { spawn } from "node:child_process";
+import { signalGroup, terminateGroup } from "@/lib/agents/kill";
+import { splitLines } from "@/lib/agents/lines";
+import type { OutputStream } from "@/lib/agents/types";
+
+export const DEFAULT_KILL_GRACE_MS = 5_000;
+export const DEFAULT_RESULT_GRACE_MS = 120_000;
+
+export type OutputLine = { stream: OutputStream; line: string; at: Date };
+
+export type RunAgentProcessOptions = {
+  command: string;
+  args: string[];
+  cwd: string;
+  /** The child's whole environment: nothing is inherited from this process. */
+  env: Record<string, string>;
+  /** Written to the child's stdin, which is then closed (at once when there is none). */
+  stdin?: string;
+  shell?: boolean;
+  onLine: (line: OutputLine) => void;
+  onSpawn?: (pid: number) => void;
+  maxDurationMs?: number;
+  /** Between SIGTERM and SIGKILL of the process group. */
+  killGraceMs?: number;
+  /** One extension of the deadline for an agent that has just reported its result (seed 001). */
+  resultGraceMs?: number;
+  /** Asked when the deadline passes; true grants the `resultGraceMs` extension, once. */
+  hadRecentResult?: () => boolean;
+  signal?: AbortSignal;
+};
+
+export type AgentProcessResult = {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  cancelled: boolean;
+  durationMs: number;
+};
+
+/**
+ * Runs an agent in its own process group and resolves once it and everything it started are
+ * gone and its output is read. Rejects only when the command cannot be started at all.
+ */
+export function runAgentProcess(opts: RunAgentProcessOptions): Promise<AgentProcessResult> {
+  const startedAt = Date.now();
+  if (opts.signal?.aborted) {
+    return Promise.resolve({ exitCode: null, signal: null, timedOut: false, cancelled: true, durationMs: 0 });
+  }
+  return new Promise((resolve, reject) => {
+    const child = spawn(opts.command, opts.args, {
+      cwd: opts.cwd,
+      // Next.js declares NODE_ENV required on ProcessEnv; an agent's scrubbed env has no need of it.
+      env: opts.env as NodeJS.ProcessEnv,
+      shell: opts.shell ?? false,
+      detached: true,
+      stdio: "pipe",
+    });
+    const pid = child.pid;
+    if (pid === undefined) {
+      child.once("error", (error) => reject(new Error(`cannot start ${opts.command} in ${opts.cwd}: ${error.message}`)));
+      return;
+    }
+    opts.onSpawn?.(pid);
+    // An agent may exit without reading its prompt; the EPIPE that follows is not a failure of ours.
+    child.stdin.on("error", () => {});
+    child.stdin.end(opts.stdin);
+
+    const lineHandler = (stream: OutputStream) => (line: string) => opts.onLine({ stream, line, at: new Date() });
+    const stdout = splitLines(child.stdout, lineHandler("stdout"));
+    const stderr = splitLines(child.stderr, lineHandler("stderr"));
+
+    let timedOut = false;
+    let cancelled = false;
+    let cancelKill: (() => void) | undefined;
+    const stop = () => {
+      cancelKill ??= terminateGroup(pid, opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
+    };
+    let extended = false;
+    const onDeadline = () => {
+      if (!extended && opts.hadRecentResult?.()) {
+        extended = true;
+        deadline = setTimeout(onDeadline, opts.resultGraceMs ?? DEFAULT_RESULT_GRACE_MS);
+        return;
+      }
+      timedOut = true;
+      stop();
+    };
+    let deadline = opts.maxDurationMs === undefined ? undefined : setTimeout(onDeadline, opts.maxDurationMs);
+    const onAbort = () => {
+      cancelled = true;
+      stop();
+    };
+    opts.signal?.addEventListener("abort", onAbort, { once: true });
+
+    // Whatever the agent left running in its group would hold our pipes open and outlive the run.
+    child.once("exit", () => signalGroup(pid, "SIGKILL"));
+    child.once("close", (exitCode, signal) => {
+      clearTimeout(deadline);
+      cancelKill?.();
+      opts.signal?.removeEventListener("abort", onAbort);
+      stdout.flush();
+      stderr.flush();
+      resolve({ exitCode, signal, timedOut, cancelled, durationMs: Date.now() - startedAt });
+    });
+  });
+}

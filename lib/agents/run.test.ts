@@ -1,0 +1,96 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseClaudeStreamLine } from "@/lib/agents/claude-stream";
+import { requireAdapter } from "@/lib/agents/registry";
+import { runAgent } from "@/lib/agents/run";
+import { fixtureEnv, tempDir } from "@/lib/agents/testing";
+import type { AgentAdapter, AgentEvent } from "@/lib/agents/types";
+
+// Starts with a dash and carries quotes: it must reach the CLI as one intact value, never a flag.
+const PROMPT = `--help me: create "hello.txt" with a greeting`;
+
+async function runFixture(name: string, prompt = PROMPT) {
+  const worktree = await tempDir();
+  const events: AgentEvent[] = [];
+  const logs: string[] = [];
+  const outcome = await runAgent({
+    adapter: requireAdapter(name),
+    context: { prompt, worktree },
+    env: fixtureEnv(),
+    onEvent: (event) => events.push(event),
+    onLine: (line) => line.stream === "stderr" && logs.push(line.line),
+  });
+  return { outcome, events, logs, edited: await readFile(join(worktree, "hello.txt"), "utf8") };
+}
+
+describe("runAgent end to end with stand-in CLIs replaying real transcripts", () => {
+  it.each([
+    ["claude", { ok: true, costUsd: 0.0421275, inputTokens: 70616, outputTokens: 412 }],
+    ["codex", { ok: true, inputTokens: 24763, outputTokens: 122 }],
+    ["gemini", { ok: true, inputTokens: 8642, outputTokens: 311 }],
+  ])("%s: the prompt arrives intact, the file is edited, steps and result are parsed", async (name, result) => {
+    const { outcome, events, logs, edited } = await runFixture(name);
+    expect(outcome).toMatchObject({ exitCode: 0, timedOut: false, cancelled: false, result: { type: "result", ...result } });
+    expect(edited).toBe(`hello from ${name}\n`);
+    expect(logs.join("\n")).toContain(JSON.stringify(PROMPT).slice(1, -1));
+    expect(events.find((e) => e.type !== "log")).toMatchObject({ type: "init" });
+    expect(events.filter((e) => e.type === "tool_use").length).toBeGreaterThanOrEqual(2);
+    expect(events.some((e) => e.type === "tool_result" && e.isError)).toBe(true);
+  });
+
+  it("aider: plain text output becomes the agent's text, with no result event", async () => {
+    const { outcome, events, logs, edited } = await runFixture("aider");
+    expect(outcome).toMatchObject({ exitCode: 0, result: null });
+    expect(edited).toBe("hello from aider\n");
+    expect(logs.join("\n")).toContain("--message=--help me");
+    expect(events).toContainEqual({ type: "text", text: "Applied edit to hello.txt" });
+  });
+
+  it("demo: runs Ringmaster's own agent", async () => {
+    const worktree = await tempDir();
+    const events: AgentEvent[] = [];
+    const outcome = await runAgent({
+      adapter: requireAdapter("demo"),
+      context: { prompt: "```file hello.txt\nhello from demo\n```\n", worktree },
+      env: fixtureEnv(),
+      onEvent: (event) => events.push(event),
+    });
+    expect(outcome).toMatchObject({ exitCode: 0, result: { ok: true, costUsd: 0, inputTokens: 0, outputTokens: 0 } });
+    expect(await readFile(join(worktree, "hello.txt"), "utf8")).toBe("hello from demo\n");
+    expect(events.map((e) => e.type)).toEqual(["init", "tool_use", "tool_result", "text", "result"]);
+  });
+
+  it("fails a CLI run without the flags its structured output needs (the stand-ins check them)", async () => {
+    const worktree = await tempDir();
+    const bare: AgentAdapter = { ...requireAdapter("claude"), build: () => ({ command: "claude", args: ["-p", "hi"] }) };
+    const outcome = await runAgent({ adapter: bare, context: { prompt: "hi", worktree }, env: fixtureEnv() });
+    expect(outcome).toMatchObject({ exitCode: 2, result: null });
+  });
+
+  describe("seed 001's grace after a fresh result", () => {
+    const RESULT = JSON.stringify({ type: "result", subtype: "success", is_error: false, result: "done", total_cost_usd: 0.01, usage: {} });
+    const lingering = (printResult: boolean): AgentAdapter => ({
+      name: "lingering",
+      build: () => ({
+        command: process.execPath,
+        args: ["-e", `${printResult ? `console.log(${JSON.stringify(RESULT)});` : ""} setTimeout(() => {}, 30000);`],
+      }),
+      parseLine: parseClaudeStreamLine,
+    });
+
+    it("extends the deadline once for an agent that reported its result, then stops it", async () => {
+      const worktree = await tempDir();
+      const outcome = await runAgent({ adapter: lingering(true), context: { prompt: "", worktree }, env: fixtureEnv(), maxDurationMs: 300, resultGraceMs: 300 });
+      expect(outcome).toMatchObject({ timedOut: true, result: { ok: true, summary: "done" } });
+      expect(outcome.durationMs).toBeGreaterThanOrEqual(590);
+    });
+
+    it("stops at the deadline an agent with no result", async () => {
+      const worktree = await tempDir();
+      const outcome = await runAgent({ adapter: lingering(false), context: { prompt: "", worktree }, env: fixtureEnv(), maxDurationMs: 300, resultGraceMs: 5_000 });
+      expect(outcome).toMatchObject({ timedOut: true, result: null });
+      expect(outcome.durationMs).toBeLessThan(3_000);
+    });
+  });
+});

@@ -1,0 +1,40 @@
+import { runAgentProcess, type AgentProcessResult, type OutputLine, type RunAgentProcessOptions } from "@/lib/agents/process";
+import type { AgentAdapter, AgentEvent, BuildContext, ResultEvent } from "@/lib/agents/types";
+
+/** Seed 001: a result this recent means the agent is wrapping up, so its deadline is extended once. */
+export const RECENT_RESULT_WINDOW_MS = 60_000;
+
+export type RunAgentOptions = Omit<
+  RunAgentProcessOptions,
+  "command" | "args" | "cwd" | "stdin" | "shell" | "onLine" | "hadRecentResult"
+> & {
+  adapter: AgentAdapter;
+  context: BuildContext;
+  onEvent?: (event: AgentEvent, at: Date) => void;
+  onLine?: (line: OutputLine) => void;
+};
+
+export type AgentRunOutcome = AgentProcessResult & { result: ResultEvent | null };
+
+/** Builds the adapter's command, runs it in the worktree and parses its output as it comes. */
+export async function runAgent(opts: RunAgentOptions): Promise<AgentRunOutcome> {
+  const { adapter, context, onEvent, onLine, ...processOptions } = opts;
+  const last: { result: ResultEvent | null; at: number } = { result: null, at: -Infinity };
+  const outcome = await runAgentProcess({
+    ...processOptions,
+    ...adapter.build(context),
+    cwd: context.worktree,
+    hadRecentResult: () => Date.now() - last.at <= RECENT_RESULT_WINDOW_MS,
+    onLine: (line) => {
+      onLine?.(line);
+      for (const event of adapter.parseLine(line.line, line.stream)) {
+        if (event.type === "result") {
+          last.result = event;
+          last.at = line.at.getTime();
+        }
+        onEvent?.(event, line.at);
+      }
+    },
+  });
+  return { ...outcome, result: last.result };
+}

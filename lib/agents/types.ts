@@ -1,0 +1,45 @@
+export type OutputStream = "stdout" | "stderr";
+
+/**
+ * What an adapter reads out of an agent's output. Token counts include cached input, so
+ * they compare across CLIs whose own `input_tokens` differ on that point.
+ */
+export type AgentEvent =
+  | { type: "init"; model?: string; sessionId?: string }
+  | { type: "text"; text: string; delta?: boolean }
+  | { type: "tool_use"; id: string; name: string; input: unknown }
+  | { type: "tool_result"; toolUseId: string; output: string; isError: boolean }
+  | {
+      type: "result";
+      ok: boolean;
+      summary?: string;
+      costUsd?: number;
+      inputTokens?: number;
+      outputTokens?: number;
+    }
+  | { type: "log"; text: string };
+
+export type ResultEvent = Extract<AgentEvent, { type: "result" }>;
+
+export type BuildContext = {
+  prompt: string;
+  model?: string;
+  /** The `shell` adapter's command; other adapters ignore it. */
+  commandTemplate?: string;
+  worktree: string;
+  extraArgs?: string[];
+};
+
+export type AgentCommand = {
+  command: string;
+  args: string[];
+  stdin?: string;
+  /** Run `command` through /bin/sh -c (args are then appended to it unquoted, so leave them empty). */
+  shell?: boolean;
+};
+
+export type AgentAdapter = {
+  name: string;
+  build(ctx: BuildContext): AgentCommand;
+  parseLine(line: string, stream: OutputStream): AgentEvent[];
+};
