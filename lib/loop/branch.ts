@@ -1,0 +1,18 @@
+import { getDb } from "@/lib/db";
+import { currentBranch } from "@/lib/git";
+import { planningKeyForBranch } from "@/lib/prompts/names";
+import { recordActivity } from "@/lib/loop/activity";
+
+/**
+ * Seed 000's git-branch check: the checked-out branch of a local repository is the
+ * context key. A change moves the project to that branch's planning key.
+ */
+export async function checkBranch(project: { id: string; teamId: string; repoKind: string; repoPath: string | null; activeBranch: string | null }) {
+  if (project.repoKind !== "local" || !project.repoPath) return null;
+  const branch = await currentBranch(project.repoPath).catch(() => null);
+  if (!branch || branch === project.activeBranch) return null;
+  const planningKey = planningKeyForBranch(branch);
+  await getDb().project.update({ where: { id: project.id }, data: { activeBranch: branch, planningKey } });
+  await recordActivity(project, "branchChange", `Branch changed to ${branch} (planning key ${planningKey})`);
+  return { branch, planningKey };
+}

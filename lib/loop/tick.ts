@@ -1,0 +1,141 @@
+import { hostname } from "node:os";
+import { getDb } from "@/lib/db";
+import { getEnv } from "@/lib/env";
+import { announce } from "@/lib/events/publish";
+import { enqueueSpawn } from "@/lib/queues";
+import { reconcileRuns, requeueStaleMerges } from "@/lib/runs/reconcile";
+import { claimPromptForRun, createPromptlessRun } from "@/lib/runs/claim";
+import { plannerStateAfterSnapshot } from "@/lib/loop/backoff";
+import { checkBranch } from "@/lib/loop/branch";
+import { decide } from "@/lib/loop/decide";
+import { acquireTickLock, releaseTickLock } from "@/lib/loop/lock";
+import { loadTickSnapshot, type TickSnapshot } from "@/lib/loop/load";
+import { recordActivity } from "@/lib/loop/activity";
+import { promptSnapshot } from "@/lib/loop/snapshot";
+import { syncPromptFiles } from "@/lib/prompts/sync";
+import type { Decision, PromptView } from "@/lib/loop/types";
+import type { PromptPriority } from "@/lib/prompts/schema";
+
+const owner = () => getEnv().WORKER_ID ?? `${hostname()}:${process.pid}`;
+
+export type TickResult = { skipped: true } | { skipped: false; decision: Decision };
+
+/** One tick of a project: seed 000's parallel checks, then the prompt-loop decision. */
+export async function runTick(projectId: string, now = () => new Date()): Promise<TickResult> {
+  const me = owner();
+  if (!(await acquireTickLock(projectId, me))) return { skipped: true };
+  try {
+    let snap = await loadTickSnapshot(projectId);
+    if (!snap) return { skipped: true };
+    const [lost, branch, imported] = await Promise.all([
+      reconcileRuns(snap.project, snap.runs, now()),
+      checkBranch(snap.project),
+      syncPromptFiles(snap.project),
+      requeueStaleMerges(projectId, now()),
+    ]);
+    if (lost > 0 || branch || imported > 0) snap = (await loadTickSnapshot(projectId))!;
+    const decision = decide(toDecisionInput(snap), now());
+    await applyDecision(snap, decision, now());
+    return { skipped: false, decision };
+  } finally {
+    await releaseTickLock(projectId, me);
+  }
+}
+
+function toDecisionInput(snap: TickSnapshot) {
+  const livePromptIds = new Set(snap.runs.map((r) => r.promptId).filter(Boolean));
+  const prompts: PromptView[] = snap.prompts.map((p) => ({
+    id: p.id,
+    number: p.number,
+    status: p.status,
+    priority: p.priority as PromptPriority,
+    dependencies: p.dependencies,
+    approved: p.approval === "not_required" || p.approval === "approved",
+    live: livePromptIds.has(p.id),
+  }));
+  const { loopState: ls, settings } = snap;
+  const pending = prompts.filter((p) => p.status === "pending").length;
+  const planner = plannerStateAfterSnapshot(
+    { unproductiveSpawns: ls.emergentSpawnCount, lastPromptCount: ls.emergentLastPromptCount, lastSpawnAt: ls.plannerLastSpawnAt },
+    ls.lastPendingCount,
+    pending,
+  );
+  return {
+    mode: ls.mode,
+    parallelEnabled: settings.parallelEnabled,
+    maxParallel: settings.maxParallel,
+    spawnCooldownMs: settings.spawnCooldownMs,
+    lastSpawnAt: ls.lastSpawnAt,
+    plannerEnabled: settings.plannerEnabled && Boolean(settings.plannerProfileId),
+    plannerRunning: snap.runs.some((r) => r.kind === "planner"),
+    executorsRunning: snap.runs.filter((r) => r.kind === "executor").length,
+    prompts,
+    planner,
+  };
+}
+
+const spawnLimits = (s: { parallelEnabled: boolean; maxParallel: number; spawnCooldownMs: number }) => ({
+  maxExecutors: s.parallelEnabled ? s.maxParallel : 1,
+  cooldownMs: s.spawnCooldownMs,
+});
+
+async function applyDecision(snap: TickSnapshot, decision: Decision, now: Date) {
+  const { project, loopState: ls, settings } = snap;
+  const db = getDb();
+  const snapshot = promptSnapshot(snap.prompts);
+  const input = toDecisionInput(snap);
+
+  if (decision.kind === "spawn_executor") {
+    const profile = settings.executorProfileId
+      ? await db.agentProfile.findUnique({ where: { id: settings.executorProfileId } })
+      : null;
+    if (!profile) {
+      decision = { ...decision, message: "No executor agent profile configured: choose one in the project settings" };
+    } else {
+      const claimed = await claimPromptForRun({ projectId: project.id, promptId: decision.promptId, profile, routing: settings.modelRouting, now, limits: spawnLimits(settings) });
+      if (claimed) {
+        await enqueueSpawn(claimed.run.id);
+        await recordActivity(project, "taskAssigned", `P${claimed.prompt.number} ${claimed.prompt.title}: run ${claimed.run.id} queued`, {
+          runId: claimed.run.id, promptId: claimed.prompt.id,
+        });
+      }
+    }
+  } else if (decision.kind === "spawn_planner") {
+    const profile = await db.agentProfile.findUnique({ where: { id: settings.plannerProfileId! } });
+    const run = profile && await createPromptlessRun({
+        projectId: project.id, kind: "planner", profile, now, limits: spawnLimits(settings),
+        loopState: {
+          emergentSpawnCount: decision.planner.unproductiveSpawns,
+          emergentLastPromptCount: decision.planner.lastPromptCount,
+          plannerLastSpawnAt: decision.planner.lastSpawnAt,
+        },
+      });
+    if (run) {
+      await enqueueSpawn(run.id);
+      await recordActivity(project, "taskAssigned", `Planner run ${run.id} queued`, { runId: run.id });
+    }
+  } else if (decision.kind === "all_done" && ls.lastStatus !== decision.message) {
+    await announce(project.teamId, { type: "allDone", projectId: project.id });
+  } else if (decision.kind === "idle" && ls.mode === "stopping" && snap.runs.length === 0) {
+    await db.loopState.update({ where: { projectId: project.id }, data: { mode: "stopped" } });
+    await recordActivity(project, "stopped", "Loop stopped: all running agents finished");
+  }
+
+  if (snapshot.hash !== ls.snapshotHash) {
+    await announce(project.teamId, { type: "promptsChange", projectId: project.id });
+  }
+  if (decision.message !== ls.lastStatus) {
+    await recordActivity(project, "loopStatus", decision.message);
+  }
+  await db.loopState.update({
+    where: { projectId: project.id },
+    data: {
+      tickCount: { increment: 1 },
+      lastTickAt: now,
+      snapshotHash: snapshot.hash,
+      lastPendingCount: snapshot.counts.pending,
+      lastStatus: decision.message,
+      ...(decision.kind === "spawn_planner" ? {} : { emergentSpawnCount: input.planner.unproductiveSpawns }),
+    },
+  });
+}

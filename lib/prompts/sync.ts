@@ -1,0 +1,63 @@
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { getDb } from "@/lib/db";
+import { recordActivity } from "@/lib/loop/activity";
+import { parsePromptFile } from "@/lib/prompts/parse";
+
+type Project = { id: string; teamId: string; repoKind: string; repoPath: string | null; planningKey: string };
+
+export const promptsDir = (repoPath: string, planningKey: string) => join(repoPath, ".planning", planningKey, "prompts");
+
+/**
+ * Seed 000's prompt-files check: `.planning/<key>/prompts/NN-slug.md` files are imported
+ * and kept in sync, so agents that write prompt files are picked up. A malformed file is
+ * reported once in the activity log and skipped; it never stops the loop.
+ */
+export async function syncPromptFiles(project: Project): Promise<number> {
+  if (project.repoKind !== "local" || !project.repoPath) return 0;
+  const dir = promptsDir(project.repoPath, project.planningKey);
+  const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith(".md")).sort();
+  if (names.length === 0) return 0;
+  const db = getDb();
+  const existing = new Map(
+    (await db.prompt.findMany({ where: { projectId: project.id, planningKey: project.planningKey } })).map((p) => [p.number, p]),
+  );
+  let changed = 0;
+  for (const name of names) {
+    const text = await readFile(join(dir, name), "utf8").catch((e: Error) => new Error(`${name}: unreadable (${e.message})`));
+    const parsed = text instanceof Error ? { ok: false as const, error: text.message } : parsePromptFile(name, text);
+    if (!parsed.ok) {
+      const message = `Prompt file skipped: ${parsed.error}`;
+      const seen = await db.activityEvent.findFirst({ where: { projectId: project.id, message }, select: { id: true } });
+      if (!seen) await recordActivity(project, "promptsChange", message);
+      continue;
+    }
+    const file = parsed.prompt;
+    const filePath = join(".planning", project.planningKey, "prompts", name);
+    const row = existing.get(file.number);
+    if (!row) {
+      await db.prompt.create({
+        data: {
+          projectId: project.id, planningKey: project.planningKey, number: file.number, title: file.title, body: file.body,
+          status: file.status, priority: file.priority, dependencies: file.dependencies, origin: "file", filePath,
+        },
+      });
+      await recordActivity(project, "promptsChange", `P${file.number} ${file.title} imported from ${filePath}`);
+      changed++;
+      continue;
+    }
+    if (row.filePath !== filePath) continue;
+    const edited = row.title !== file.title || row.body !== file.body || row.priority !== file.priority
+      || row.dependencies.join() !== file.dependencies.join();
+    // The database owns the lifecycle once a prompt runs; a file can still close a pending one.
+    const closes = row.status === "pending" && (file.status === "done" || file.status === "cancelled");
+    if (row.status === "pending" && (edited || closes)) {
+      await db.prompt.updateMany({
+        where: { id: row.id, status: "pending" },
+        data: { title: file.title, body: file.body, priority: file.priority, dependencies: file.dependencies, ...(closes ? { status: file.status } : {}) },
+      });
+      changed++;
+    }
+  }
+  return changed;
+}

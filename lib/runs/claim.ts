@@ -1,0 +1,82 @@
+import { getDb, type Prisma, type RunKind } from "@/lib/db";
+
+interface Profile { id: string; adapter: string; model: string | null; fallbackModel: string | null }
+
+/** Seed 002's model routing: the prompt's domain first, the fallback model on a retry. */
+export function chooseModel(profile: Profile, routing: unknown, domain: string | null, attempt: number): string | null {
+  const table = (routing ?? {}) as Record<string, unknown>;
+  const routed = domain ? table[domain] : undefined;
+  if (typeof routed === "string" && routed) return routed;
+  if (attempt > 1 && profile.fallbackModel) return profile.fallbackModel;
+  return profile.model;
+}
+
+export interface SpawnLimits {
+  maxExecutors: number;
+  cooldownMs: number;
+}
+
+/**
+ * Invariant 2 under a row lock on the project's loop state: ticks are serialized by the
+ * tick lock, but this holds even if two ever overlap (a lock that expired mid-tick).
+ */
+async function slotStillFree(tx: Prisma.TransactionClient, projectId: string, limits: SpawnLimits, now: Date): Promise<boolean> {
+  const [state] = await tx.$queryRaw<{ lastSpawnAt: Date | null }[]>`
+    SELECT "lastSpawnAt" FROM "LoopState" WHERE "projectId" = ${projectId} FOR UPDATE`;
+  if (!state) return false;
+  if (state.lastSpawnAt && now.getTime() - state.lastSpawnAt.getTime() < limits.cooldownMs) return false;
+  const live = await tx.run.groupBy({
+    by: ["kind"], where: { projectId, status: { in: ["queued", "starting", "running"] }, kind: { in: ["executor", "planner"] } }, _count: { _all: true },
+  });
+  const count = (kind: string) => live.find((l) => l.kind === kind)?._count._all ?? 0;
+  return count("planner") === 0 && count("executor") < limits.maxExecutors;
+}
+
+/**
+ * Claims a pending prompt and creates its run in one transaction. The claim is a
+ * conditional update: a racing tick, worker process or retry gets null and does nothing.
+ */
+export async function claimPromptForRun(input: {
+  projectId: string;
+  promptId: string;
+  profile: Profile;
+  routing: unknown;
+  now: Date;
+  limits: SpawnLimits;
+}) {
+  return getDb().$transaction(async (tx) => {
+    if (!(await slotStillFree(tx, input.projectId, input.limits, input.now))) return null;
+    const claimed = await tx.prompt.updateMany({
+      where: { id: input.promptId, projectId: input.projectId, status: "pending" },
+      data: { status: "in_progress" },
+    });
+    if (claimed.count !== 1) return null;
+    const prompt = await tx.prompt.findUniqueOrThrow({ where: { id: input.promptId } });
+    const attempt = prompt.attempts + 1;
+    const run = await tx.run.create({
+      data: {
+        projectId: input.projectId,
+        promptId: prompt.id,
+        kind: "executor",
+        attempt,
+        agentProfileId: input.profile.id,
+        adapter: input.profile.adapter,
+        model: chooseModel(input.profile, input.routing, prompt.domain, attempt),
+      },
+    });
+    await tx.loopState.update({ where: { projectId: input.projectId }, data: { lastSpawnAt: input.now } });
+    return { run, prompt };
+  });
+}
+
+/** A run without a prompt (the planner). */
+export async function createPromptlessRun(input: { projectId: string; kind: RunKind; profile: Profile; now: Date; loopState: Record<string, unknown>; limits: SpawnLimits }) {
+  return getDb().$transaction(async (tx) => {
+    if (!(await slotStillFree(tx, input.projectId, input.limits, input.now))) return null;
+    const run = await tx.run.create({
+      data: { projectId: input.projectId, kind: input.kind, agentProfileId: input.profile.id, adapter: input.profile.adapter, model: input.profile.model },
+    });
+    await tx.loopState.update({ where: { projectId: input.projectId }, data: { lastSpawnAt: input.now, ...input.loopState } });
+    return run;
+  });
+}

@@ -1,0 +1,66 @@
+import { getDb, type RunStatus } from "@/lib/db";
+import { enqueueMerge, enqueueTick } from "@/lib/queues";
+import { revokeRunToken } from "@/lib/auth/tokens";
+import { recordActivity } from "@/lib/loop/activity";
+import { clearSpawnCooldown, failPromptAttempt } from "@/lib/runs/finish-prompt";
+
+export interface RunOutcome {
+  status: Extract<RunStatus, "succeeded" | "failed" | "timed_out" | "cancelled">;
+  exitCode: number | null;
+  signal: string | null;
+  error?: string;
+  commitSha?: string | null;
+  summary?: string;
+  costUsd?: number;
+  inputTokens?: number;
+  outputTokens?: number;
+  failureLog?: string;
+  /** A shutdown hands the prompt back without counting the attempt. */
+  countAttempt?: boolean;
+}
+
+/**
+ * Records how a run ended. Idempotent: only a live run is finished, so a replayed
+ * report changes nothing. Success → prompt done and merge queued; failure → retry or fail.
+ */
+export async function completeRun(runId: string, outcome: RunOutcome): Promise<boolean> {
+  const now = new Date();
+  const result = await getDb().$transaction(async (tx) => {
+    const n = await tx.run.updateMany({
+      where: { id: runId, status: { in: ["starting", "running"] } },
+      data: {
+        status: outcome.status, exitCode: outcome.exitCode, signal: outcome.signal, error: outcome.error ?? null,
+        commitSha: outcome.commitSha ?? undefined, summary: outcome.summary, costUsd: outcome.costUsd,
+        inputTokens: outcome.inputTokens, outputTokens: outcome.outputTokens, finishedAt: now, leaseExpiresAt: null,
+        mergeStatus: outcome.status === "succeeded" && outcome.commitSha ? "pending" : undefined,
+      },
+    });
+    if (n.count !== 1) return null;
+    const run = await tx.run.findUniqueOrThrow({ where: { id: runId }, include: { project: true, prompt: true } });
+    let prompt = run.prompt;
+    // With work to merge the prompt stays in progress until the merge lands, so its
+    // dependents start from a base that already has it (seed 003: merge, then close).
+    if (prompt && outcome.status === "succeeded" && !outcome.commitSha) {
+      prompt = await tx.prompt.update({ where: { id: prompt.id }, data: { status: "done", completedAt: now } });
+    } else if (prompt && outcome.status !== "succeeded") {
+      prompt = await failPromptAttempt(tx, prompt.id, outcome.failureLog ?? null, outcome.countAttempt ?? true);
+    }
+    await clearSpawnCooldown(tx, run.projectId);
+    return { run, prompt };
+  });
+  if (!result) return false;
+  const { run, prompt } = result;
+  await revokeRunToken(runId);
+  if (outcome.status === "succeeded" && outcome.commitSha) await enqueueMerge(runId);
+  const label = prompt ? `P${prompt.number} ${prompt.title}` : `${run.kind} run`;
+  const ids = { runId, promptId: prompt?.id };
+  if (outcome.status === "succeeded") {
+    const message = outcome.commitSha ? `${label}: agent finished (${outcome.commitSha.slice(0, 7)}); merge queued` : `${label}: done (no changes)`;
+    await recordActivity(run.project, outcome.commitSha ? "runChange" : "taskCompleted", message, ids);
+  } else {
+    const next = prompt ? (prompt.status === "failed" ? "failed for good" : `back to pending (attempt ${prompt.attempts}/${prompt.maxAttempts})`) : "";
+    await recordActivity(run.project, "taskFailed", `${label}: ${outcome.status}${outcome.error ? ` (${outcome.error})` : ""}${next ? `; ${next}` : ""}`, ids);
+  }
+  await enqueueTick(run.projectId, `run ${outcome.status}`);
+  return true;
+}

@@ -1,0 +1,22 @@
+import { getEnv, inheritedProcessEnv } from "@/lib/env";
+
+// What every agent process may inherit; anything else (our DATABASE_URL, secrets,
+// tokens) is dropped unless the agent profile's allow-list names it.
+const BASE_ALLOW_LIST = ["PATH", "HOME", "LANG", "LC_ALL", "TERM", "TZ", "USER", "SHELL", "TMPDIR"];
+
+export function agentEnvironment(input: {
+  allowList: readonly string[];
+  token: string;
+  runId: string;
+  projectId: string;
+  promptId: string | null;
+}): Record<string, string> {
+  return {
+    ...inheritedProcessEnv([...BASE_ALLOW_LIST, ...input.allowList]),
+    RINGMASTER_URL: getEnv().APP_URL,
+    RINGMASTER_TOKEN: input.token,
+    RINGMASTER_RUN_ID: input.runId,
+    RINGMASTER_PROJECT_ID: input.projectId,
+    ...(input.promptId ? { RINGMASTER_PROMPT_ID: input.promptId } : {}),
+  };
+}

@@ -1,0 +1,73 @@
+import { getDb } from "@/lib/db";
+import { inheritedProcessEnv } from "@/lib/env";
+import { enqueueTick } from "@/lib/queues";
+import { mergeIntoBase, rebaseOntoBase, removeWorktree } from "@/lib/git";
+import { recordActivity } from "@/lib/loop/activity";
+import { failPromptAttempt } from "@/lib/runs/finish-prompt";
+import { runVerifyCommand } from "@/lib/runs/verify";
+
+type MergeStatus = "merged" | "conflict" | "failed" | "skipped";
+
+async function integrate(run: { worktreePath: string; branch: string }, repoPath: string, baseBranch: string, verify: string | null | undefined) {
+  const rebased = await rebaseOntoBase(run.worktreePath, baseBranch);
+  if (!rebased.ok) return { status: "conflict" as const, detail: `conflict in ${rebased.files.join(", ") || rebased.conflict}` };
+  if (verify) {
+    const v = await runVerifyCommand(verify, run.worktreePath, inheritedProcessEnv(["PATH", "HOME", "LANG"]));
+    if (!v.ok) return { status: "failed" as const, detail: `verify failed after rebase: ${v.output.slice(-500)}` };
+  }
+  const merged = await mergeIntoBase({ repoPath, branch: run.branch, baseBranch });
+  // Someone moved the base between our rebase and the update: the job retries from the rebase.
+  if (!merged.ok && merged.reason === "base moved") throw new Error("base branch moved during the merge");
+  if (!merged.ok) return { status: "failed" as const, detail: merged.reason };
+  return { status: "merged" as const, detail: merged.sha };
+}
+
+/**
+ * The async merge queue of seed 003: rebase the run's branch onto the base, verify again,
+ * fast-forward the base of a local repository, close the prompt, delete the worktree.
+ * One merge per project at a time (an advisory lock); it never blocks the loop. Work that
+ * no longer applies goes back to the queue to be redone from the new base.
+ */
+export async function mergeRun(runId: string): Promise<MergeStatus | null> {
+  const db = getDb();
+  const run = await db.run.findUnique({ where: { id: runId }, include: { project: { include: { settings: true } }, prompt: true } });
+  if (!run || run.status !== "succeeded" || run.mergeStatus !== "pending" || !run.branch || !run.worktreePath) return null;
+  const { project } = run;
+  if (project.repoKind !== "local" || !project.repoPath) {
+    await db.run.update({ where: { id: runId }, data: { mergeStatus: "skipped" } });
+    return "skipped";
+  }
+  const repoPath = project.repoPath;
+  const baseBranch = project.activeBranch ?? project.baseBranch;
+  const target = { worktreePath: run.worktreePath, branch: run.branch };
+
+  const result = await db.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`merge:${project.id}`}))`;
+    const outcome = await integrate(target, repoPath, baseBranch, project.settings?.verifyCommand);
+    const now = new Date();
+    await tx.run.update({ where: { id: runId }, data: { mergeStatus: outcome.status, error: outcome.status === "merged" ? null : outcome.detail } });
+    let prompt = run.prompt;
+    if (prompt && outcome.status === "merged") {
+      prompt = await tx.prompt.update({ where: { id: prompt.id }, data: { status: "done", completedAt: now } });
+    } else if (prompt) {
+      prompt = await failPromptAttempt(tx, prompt.id, `Merge ${outcome.status}: ${outcome.detail}`);
+      // The retry starts over from the current base on a fresh branch and worktree.
+      await tx.prompt.update({ where: { id: prompt.id }, data: { branch: null } });
+    }
+    return { outcome, prompt };
+  }, { timeout: 20 * 60_000, maxWait: 20 * 60_000 });
+
+  const { outcome, prompt } = result;
+  const label = prompt ? `P${prompt.number} ${prompt.title}` : `run ${runId}`;
+  const ids = { runId, promptId: run.promptId ?? undefined };
+  if (outcome.status === "merged") {
+    await removeWorktree({ repoPath, path: target.worktreePath, branch: target.branch, baseBranch });
+    await recordActivity(project, "taskCompleted", `${label}: merged into ${baseBranch} (${outcome.detail.slice(0, 7)})`, ids);
+  } else {
+    // Invariant 5: unmerged work is never deleted; its worktree and branch stay for inspection.
+    const next = prompt?.status === "failed" ? "failed for good" : "back to the queue to be redone from the current base";
+    await recordActivity(project, "taskFailed", `${label}: merge ${outcome.status} (${outcome.detail}); ${next}; work kept at ${target.worktreePath}`, ids);
+  }
+  await enqueueTick(project.id, `merge ${outcome.status}`);
+  return outcome.status;
+}

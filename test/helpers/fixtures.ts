@@ -1,0 +1,54 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { getDb } from "@/lib/db";
+import { createDemoRepo } from "@/lib/demo/repo";
+import { createProject } from "@/lib/projects/create";
+
+/** A team with an owner, a demo-agent profile and a project on a fresh local repository. */
+export async function createTeamWithProject(opts: { maxParallel?: number; loopEnabled?: boolean; cooldownMs?: number } = {}) {
+  const db = getDb();
+  const suffix = Math.random().toString(36).slice(2, 8);
+  const user = await db.user.create({ data: { email: `owner-${suffix}@example.test` } });
+  const team = await db.team.create({
+    data: { name: `Team ${suffix}`, slug: `team-${suffix}`, memberships: { create: { userId: user.id, role: "owner" } } },
+  });
+  const profile = await db.agentProfile.create({ data: { teamId: team.id, name: "demo", adapter: "demo" } });
+  const repoPath = createDemoRepo(join(mkdtempSync(join(tmpdir(), "rm-repo-")), "repo"));
+  const project = await createProject(
+    team.id,
+    { name: `Project ${suffix}`, repoKind: "local", repoPath, baseBranch: "main", executorProfileId: profile.id },
+    { loopEnabled: opts.loopEnabled ?? true, maxParallel: opts.maxParallel ?? 2 },
+  );
+  if (opts.cooldownMs !== undefined) {
+    await db.projectSettings.update({ where: { projectId: project.id }, data: { spawnCooldownMs: opts.cooldownMs } });
+  }
+  return { user, team, profile, project, repoPath };
+}
+
+export async function addPrompt(projectId: string, p: { number: number; title: string; body: string; priority?: number; dependencies?: number[] }) {
+  const project = await getDb().project.findUniqueOrThrow({ where: { id: projectId } });
+  return getDb().prompt.create({
+    data: { projectId, planningKey: project.planningKey, priority: p.priority ?? 3, dependencies: p.dependencies ?? [], number: p.number, title: p.title, body: p.body },
+  });
+}
+
+export async function waitUntil<T>(what: string, check: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The most runs holding a slot at once; a slot is held from the claim (queuedAt) to the end. */
+export function peakConcurrency(runs: ReadonlyArray<{ queuedAt: Date; finishedAt: Date | null }>): number {
+  const events = runs.flatMap((r) => [{ t: r.queuedAt.getTime(), d: +1 }, { t: (r.finishedAt ?? new Date()).getTime(), d: -1 }])
+    .sort((a, b) => a.t - b.t || a.d - b.d);
+  let live = 0;
+  let peak = 0;
+  for (const e of events) peak = Math.max(peak, (live += e.d));
+  return peak;
+}

@@ -1,0 +1,70 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { getDb } from "@/lib/db";
+import { enqueueTick } from "@/lib/queues";
+import { createTeamWithProject, peakConcurrency, waitUntil } from "./helpers/fixtures";
+import { startWorkerProcess, stopWorkerProcess, waitForWorkers } from "./helpers/worker-process";
+
+// A seeded pseudo-random generator, so a failure can be replayed with the printed seed.
+function rng(seed: number) {
+  let s = seed >>> 0;
+  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+}
+
+const PROMPTS = 120;
+const MAX_PARALLEL = 3;
+const workers: ReturnType<typeof startWorkerProcess>[] = [];
+afterAll(async () => { await Promise.all(workers.map((w) => stopWorkerProcess(w, "SIGKILL"))); });
+
+describe("three worker processes on one project (invariants 1 and 2)", () => {
+  it(`runs ${PROMPTS} prompts with random dependencies and nudges: none twice, never over the limit, dependencies first`, async () => {
+    const seed = Number(process.env.PROPERTY_SEED ?? Date.now() % 100_000);
+    const random = rng(seed);
+    const { project } = await createTeamWithProject({ maxParallel: MAX_PARALLEL, cooldownMs: 0 });
+    const db = getDb();
+    const deps = new Map<number, number[]>();
+    await db.prompt.createMany({
+      data: Array.from({ length: PROMPTS }, (_, i) => {
+        const number = i + 1;
+        const d = [...new Set(Array.from({ length: Math.floor(random() * 3) }, () => 1 + Math.floor(random() * (number - 1))))].filter((n) => n >= 1 && n < number);
+        deps.set(number, d);
+        return {
+          projectId: project.id, planningKey: "main", number, title: `p${number}`, priority: 1 + Math.floor(random() * 4), dependencies: d,
+          body: `\`\`\`file f/${number}.txt\n${number}\n\`\`\`\n`,
+        };
+      }),
+    });
+    for (let i = 0; i < 3; i++) workers.push(startWorkerProcess({ WORKER_ID: `w${i}` }));
+    await Promise.all(workers.map((w) => waitForWorkers(w)));
+
+    let done = false;
+    const nudging = (async () => {
+      while (!done) {
+        await enqueueTick(project.id, "random nudge");
+        await new Promise((r) => setTimeout(r, random() * 150));
+      }
+    })();
+    try {
+      await waitUntil("every prompt done", async () => (await db.prompt.count({ where: { projectId: project.id, status: "done" } })) === PROMPTS, 240_000);
+    } catch (err) {
+      throw new Error(`seed ${seed}: ${(err as Error).message}\n${workers.map((w) => w.output().slice(-2000)).join("\n---\n")}`);
+    } finally {
+      done = true;
+      await nudging;
+    }
+
+    const runs = await db.run.findMany({ where: { projectId: project.id }, include: { prompt: true } });
+    // Invariant 1: one run per prompt, all succeeded (nothing failed, nothing ran twice).
+    expect(runs, `seed ${seed}`).toHaveLength(PROMPTS);
+    expect(new Set(runs.map((r) => r.promptId)).size).toBe(PROMPTS);
+    expect(runs.every((r) => r.status === "succeeded")).toBe(true);
+    // Invariant 2: a slot is held from the claim (queuedAt) to the end (finishedAt).
+    expect(peakConcurrency(runs), `seed ${seed}`).toBeLessThanOrEqual(MAX_PARALLEL);
+    // Dependencies first: a prompt was claimed only after every dependency's run finished.
+    const byNumber = new Map(runs.map((r) => [r.prompt!.number, r]));
+    for (const [number, d] of deps) {
+      for (const dep of d) expect(byNumber.get(number)!.queuedAt.getTime()).toBeGreaterThanOrEqual(byNumber.get(dep)!.finishedAt!.getTime());
+    }
+    // The work was spread over the worker processes.
+    expect(new Set(runs.map((r) => r.workerId)).size).toBeGreaterThan(1);
+  }, 300_000);
+});

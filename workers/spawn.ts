@@ -1,0 +1,7 @@
+import { executeRun } from "@/lib/runs/execute";
+import type { Processor } from "@/workers/manager";
+
+// Aborted on shutdown: running agents are stopped and their prompts handed back.
+export const spawnShutdown = new AbortController();
+
+export const processSpawn: Processor<"spawn"> = async ({ runId }) => executeRun(runId, { signal: spawnShutdown.signal });
