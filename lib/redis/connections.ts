@@ -1,5 +1,6 @@
 import { Redis, type RedisOptions } from "ioredis";
 import { getEnv } from "@/lib/env";
+import { getLogger } from "@/lib/log";
 
 // BullMQ's advice: producers fail fast when Redis is away (the request answers an
 // error instead of hanging), workers and blocking readers retry forever.
@@ -14,7 +15,16 @@ const roleOptions: Record<RedisRole, RedisOptions> = {
 const holder = globalThis as unknown as { __ringmasterRedis?: Map<RedisRole, Redis> };
 
 export function createRedis(role: RedisRole, url = getEnv().REDIS_URL): Redis {
-  return new Redis(url, { ...roleOptions[role], lazyConnect: false, connectionName: `ringmaster-${role}` });
+  const conn = new Redis(url, { ...roleOptions[role], lazyConnect: false, connectionName: `ringmaster-${role}` });
+  // ioredis reconnects by itself; one line per outage is enough (no stack per retry).
+  let reported = false;
+  conn.on("error", (err) => {
+    if (reported) return;
+    reported = true;
+    getLogger("redis").warn({ role, err: err.message }, "Redis connection error (retrying)");
+  });
+  conn.on("ready", () => { reported = false; });
+  return conn;
 }
 
 /** One shared connection per role per process. */

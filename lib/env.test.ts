@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { EnvError, parseEnv } from "@/lib/env";
+
+describe("parseEnv", () => {
+  it("applies defaults to a minimal environment", () => {
+    const env = parseEnv({ DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/x" });
+    expect(env.REDIS_URL).toBe("redis://127.0.0.1:6379");
+    expect(env.LEASE_TTL_MS).toBe(15_000);
+    expect(env.LEASE_RENEW_MS).toBe(5_000);
+    expect(env.SPAWN_RATE_MAX).toBe(60);
+  });
+
+  it("names a missing DATABASE_URL", () => {
+    expect(() => parseEnv({})).toThrowError(/DATABASE_URL is required/);
+  });
+
+  it("names every malformed variable at once", () => {
+    try {
+      parseEnv({ DATABASE_URL: "mysql://x", REDIS_URL: "http://x", LEASE_TTL_MS: "soon" });
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(EnvError);
+      const issues = (err as EnvError).issues.join("\n");
+      expect(issues).toMatch(/DATABASE_URL must be a postgresql:\/\/ URL/);
+      expect(issues).toMatch(/REDIS_URL must be a redis:\/\/ URL/);
+      expect(issues).toMatch(/LEASE_TTL_MS/);
+    }
+  });
+});
