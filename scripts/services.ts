@@ -1,0 +1,194 @@
+// Finds or starts the Postgres and Redis that Ringmaster needs, in the order the README
+// promises: explicit URLs, local defaults, docker compose, private instances under .data/.
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import pg from "pg";
+import { Redis } from "ioredis";
+
+export interface Services {
+  databaseUrl: string;
+  adminUrl: string;
+  redisUrl: string;
+  stop: () => void;
+}
+
+const root = resolve(import.meta.dirname, "..");
+const dataDir = resolve(root, process.env.DATA_DIR ?? ".data");
+
+export class SetupError extends Error {}
+
+async function postgresAnswers(url: string): Promise<string | null> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.query("SELECT 1");
+    return null;
+  } catch (err) {
+    return (err as Error).message || String(err);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+async function redisAnswers(url: string): Promise<string | null> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 2000, retryStrategy: () => null });
+  redis.on("error", () => {});
+  try {
+    await redis.connect();
+    await redis.ping();
+    return null;
+  } catch (err) {
+    return (err as Error).message || String(err);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+export function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+export async function ensureDatabase(adminUrl: string, name: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
+    if (!rowCount) await client.query(`CREATE DATABASE "${name.replace(/"/g, "")}"`);
+  } finally {
+    await client.end();
+  }
+}
+
+function dockerEngineAnswers(): boolean {
+  const r = spawnSync("docker", ["info", "--format", "{{.ServerVersion}}"], { stdio: "ignore", timeout: 5000 });
+  return r.status === 0;
+}
+
+function findBinary(name: string): string | null {
+  const candidates = [
+    ...(process.env.PATH ?? "").split(":").map((d) => join(d, name)),
+    ...(existsSync("/usr/lib/postgresql")
+      ? readdirSync("/usr/lib/postgresql").sort().reverse().map((v) => join("/usr/lib/postgresql", v, "bin", name))
+      : []),
+  ];
+  return candidates.find((c) => c && existsSync(c)) ?? null;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor(check: () => Promise<string | null>, what: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last: string | null = "not tried";
+  while (Date.now() < deadline) {
+    last = await check();
+    if (!last) return;
+    await sleep(300);
+  }
+  throw new SetupError(`${what} did not come up: ${last}`);
+}
+
+async function privatePostgres(): Promise<{ url: string; stop: () => void } | null> {
+  const initdb = findBinary("initdb");
+  const pgCtl = findBinary("pg_ctl");
+  if (!initdb || !pgCtl) return null;
+  const dir = join(dataDir, "postgres");
+  if (!existsSync(join(dir, "PG_VERSION"))) {
+    mkdirSync(dir, { recursive: true });
+    execFileSync(initdb, ["-D", dir, "-U", "postgres", "--auth=trust", "--no-sync"], { stdio: "ignore" });
+  }
+  const port = 54329;
+  execFileSync(pgCtl, ["-D", dir, "-l", join(dataDir, "postgres.log"), "-w", "-o", `-p ${port} -k ${dir} -h 127.0.0.1`, "start"], { stdio: "ignore" });
+  const url = `postgresql://postgres@127.0.0.1:${port}/postgres`;
+  await waitFor(() => postgresAnswers(url), "private Postgres");
+  return { url, stop: () => void spawnSync(pgCtl, ["-D", dir, "-m", "fast", "stop"], { stdio: "ignore" }) };
+}
+
+async function privateRedis(): Promise<{ url: string; stop: () => void } | null> {
+  const bin = findBinary("redis-server");
+  if (!bin) return null;
+  mkdirSync(join(dataDir, "redis"), { recursive: true });
+  const port = 63799;
+  const child = spawn(bin, ["--port", String(port), "--bind", "127.0.0.1", "--dir", join(dataDir, "redis"),
+    "--save", "", "--appendonly", "no", "--maxmemory-policy", "noeviction"], { stdio: "ignore" });
+  const url = `redis://127.0.0.1:${port}`;
+  await waitFor(() => redisAnswers(url), "private Redis");
+  return { url, stop: () => void child.kill("SIGTERM") };
+}
+
+function compose(service: "postgres" | "redis"): boolean {
+  const r = spawnSync("docker", ["compose", "up", "-d", "--wait", service], { cwd: root, stdio: "inherit" });
+  return r.status === 0;
+}
+
+export async function findServices(log: (line: string) => void, databaseName = "ringmaster"): Promise<Services> {
+  const stops: Array<() => void> = [];
+  let docker: boolean | undefined;
+  const dockerOk = () => (docker ??= dockerEngineAnswers());
+
+  let adminUrl: string;
+  let databaseUrl: string;
+  if (process.env.DATABASE_URL) {
+    databaseUrl = process.env.DATABASE_URL;
+    const err = await postgresAnswers(databaseUrl);
+    if (err) throw new SetupError(`DATABASE_URL does not answer (${err}). Fix the URL in .env or unset it to let Ringmaster find or start Postgres.`);
+    adminUrl = databaseUrl;
+  } else {
+    const local = "postgresql://postgres@127.0.0.1:5432/postgres";
+    if (!(await postgresAnswers(local))) {
+      adminUrl = local;
+      log("postgres: using the local server on 127.0.0.1:5432");
+    } else if (dockerOk() && compose("postgres")) {
+      adminUrl = "postgresql://postgres:postgres@127.0.0.1:5432/postgres";
+      await waitFor(() => postgresAnswers(adminUrl), "docker compose Postgres");
+      log("postgres: started with docker compose");
+    } else {
+      const own = await privatePostgres();
+      if (!own) throw new SetupError("No PostgreSQL found. Install PostgreSQL 15+ (Debian/Ubuntu: `sudo apt-get install postgresql`; macOS: `brew install postgresql@16`), start Docker, or set DATABASE_URL in .env.");
+      adminUrl = own.url;
+      stops.push(own.stop);
+      log(`postgres: started a private instance in ${join(dataDir, "postgres")}`);
+    }
+    await ensureDatabase(adminUrl, databaseName);
+    databaseUrl = withDatabase(adminUrl, databaseName);
+  }
+
+  let redisUrl: string;
+  if (process.env.REDIS_URL) {
+    redisUrl = process.env.REDIS_URL;
+    const err = await redisAnswers(redisUrl);
+    if (err) throw new SetupError(`REDIS_URL does not answer (${err}). Fix the URL in .env or unset it to let Ringmaster find or start Redis.`);
+  } else if (!(await redisAnswers("redis://127.0.0.1:6379"))) {
+    redisUrl = "redis://127.0.0.1:6379";
+    log("redis: using the local server on 127.0.0.1:6379");
+  } else if (dockerOk() && compose("redis")) {
+    redisUrl = "redis://127.0.0.1:6379";
+    await waitFor(() => redisAnswers(redisUrl), "docker compose Redis");
+    log("redis: started with docker compose");
+  } else {
+    const own = await privateRedis();
+    if (!own) throw new SetupError("No Redis found. Install Redis 7 (Debian/Ubuntu: `sudo apt-get install redis-server`; macOS: `brew install redis`), start Docker, or set REDIS_URL in .env.");
+    redisUrl = own.url;
+    stops.push(own.stop);
+    log(`redis: started a private instance on ${redisUrl}`);
+  }
+
+  return { databaseUrl, adminUrl, redisUrl, stop: () => stops.reverse().forEach((s) => s()) };
+}
+
+export function loadDotEnv(): void {
+  const file = join(root, ".env");
+  if (existsSync(file)) process.loadEnvFile(file);
+}
+
+export function persistentSecret(name: string): string {
+  const file = join(dataDir, name);
+  mkdirSync(dataDir, { recursive: true });
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString("hex"), { mode: 0o600 });
+  return readFileSync(file, "utf8").trim();
+}
+
+export { root, dataDir };

@@ -1,0 +1,73 @@
+// `npm test`: the whole suite — unit, integration (real Postgres and Redis) and e2e
+// (real web app and workers in Chromium) — ending with one line `N passed, N failed`.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { findServices, loadDotEnv, root, SetupError } from "./services";
+import { ensureChromium } from "./chromium";
+
+const say = (line: string) => console.log(`[test] ${line}`);
+const outDir = join(root, "test-results");
+
+interface Counts { passed: number; failed: number; skipped: number }
+
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): number {
+  return spawnSync(cmd, args, { cwd: root, env, stdio: "inherit" }).status ?? 1;
+}
+
+function vitestCounts(file: string): Counts {
+  if (!existsSync(file)) return { passed: 0, failed: 1, skipped: 0 };
+  const r = JSON.parse(readFileSync(file, "utf8"));
+  const failedSuites = (r.testResults ?? []).filter((s: { status: string; assertionResults: unknown[] }) => s.status === "failed" && s.assertionResults.length === 0).length;
+  return { passed: r.numPassedTests, failed: r.numFailedTests + failedSuites, skipped: r.numPendingTests + (r.numTodoTests ?? 0) };
+}
+
+function playwrightCounts(file: string): Counts {
+  if (!existsSync(file)) return { passed: 0, failed: 1, skipped: 0 };
+  const s = JSON.parse(readFileSync(file, "utf8")).stats;
+  return { passed: s.expected + (s.flaky ?? 0), failed: s.unexpected + (s.errors?.length ?? 0), skipped: s.skipped };
+}
+
+async function main() {
+  loadDotEnv();
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
+  const chromium = ensureChromium(say);
+  const services = await findServices(say, "ringmaster_test");
+  const bin = (name: string) => join(root, "node_modules", ".bin", name);
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    TEST_DATABASE_ADMIN_URL: services.adminUrl,
+    REDIS_URL: services.redisUrl,
+    DATABASE_URL: services.databaseUrl,
+    CHROMIUM_PATH: chromium,
+  };
+  const total: Counts = { passed: 0, failed: 0, skipped: 0 };
+  const add = (c: Counts) => { total.passed += c.passed; total.failed += c.failed; total.skipped += c.skipped; };
+  try {
+    if (run(bin("tsx"), ["scripts/db/generate.ts"], env) !== 0) throw new SetupError("prisma generate failed");
+
+    const vitestJson = join(outDir, "vitest.json");
+    run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`], env);
+    add(vitestCounts(vitestJson));
+
+    say("building the web app for the e2e specs…");
+    if (run(bin("next"), ["build"], { ...env, NODE_ENV: "production" }) !== 0) {
+      add({ passed: 0, failed: 1, skipped: 0 });
+    } else {
+      const pwJson = join(outDir, "playwright.json");
+      run(bin("playwright"), ["test"], { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson });
+      add(playwrightCounts(pwJson));
+    }
+  } finally {
+    services.stop();
+  }
+  console.log(`${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
+  process.exit(total.failed > 0 || total.passed === 0 ? 1 : 0);
+}
+
+main().catch((err) => {
+  console.error(err instanceof SetupError ? `[test] ${err.message}` : err);
+  console.log("0 passed, 1 failed");
+  process.exit(1);
+});
