@@ -5,6 +5,7 @@ import { execFileSync } from "node:child_process";
 import { getDb } from "@/lib/db";
 import { enqueueTick } from "@/lib/queues";
 import { addPrompt, createTeamWithProject, peakConcurrency, waitUntil } from "./helpers/fixtures";
+import { waitUntilGone } from "@/lib/agents/testing";
 import { startWorkerProcess, stopWorkerProcess, waitForWorkers } from "./helpers/worker-process";
 
 const workers: ReturnType<typeof startWorkerProcess>[] = [];
@@ -76,7 +77,7 @@ describe("the loop runs a project's prompts with real worker processes and the d
     }, 20_000);
     expect(lost.finishedAt!.getTime() - killedAt).toBeLessThan(15_000);
     // The orphaned agent died with its supervisor: no process with that pid remains.
-    await waitUntil("the orphaned agent to exit", async () => { try { process.kill(run.pid!, 0); return false; } catch { return true; } }, 10_000);
+    expect(await waitUntilGone(run.pid!, 10_000)).toBe(true);
 
     await waitUntil("the prompt to be done", async () => (await db.prompt.findUnique({ where: { id: prompt.id } }))?.status === "done", 30_000);
     const runs = await db.run.findMany({ where: { promptId: prompt.id }, orderBy: { queuedAt: "asc" } });
