@@ -4,9 +4,16 @@ import { defineConfig } from "vitest/config";
 const root = fileURLToPath(new URL(".", import.meta.url));
 
 export default defineConfig({
-  resolve: { alias: { "@": root.replace(/\/$/, "") } },
+  resolve: {
+    alias: [
+      { find: /^@\//, replacement: `${root.replace(/\/$/, "")}/` },
+      // next-auth imports `next/server` without an extension, which Node's ESM resolver refuses.
+      { find: /^next\/(server|headers|navigation)$/, replacement: "next/$1.js" },
+    ],
+  },
   test: {
     pool: "forks",
+    server: { deps: { inline: ["next-auth", "@auth/core"] } },
     projects: [
       {
         extends: true,

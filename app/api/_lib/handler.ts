@@ -24,6 +24,8 @@ export async function requireActor(req: Request): Promise<Actor> {
     if (!actor) throw new Unauthenticated();
     return actor;
   }
+  // No cookie, no session: answer without consulting next-auth.
+  if (!req.headers.get("cookie")) throw new Unauthenticated();
   const session = await auth();
   const userId = session?.user?.id;
   if (!userId) throw new Unauthenticated();
