@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { signOut } from "@/auth";
 import { requireViewer } from "./current";
+import { Nav } from "./nav";
 
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
   const viewer = await requireViewer();
@@ -9,6 +10,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
       <header className="top">
         <Link href="/" className="brand">Ringmaster</Link>
         <span className="muted">{viewer.team.name}</span>
+        <Nav />
         <span className="spacer" />
         <span className="muted who">{viewer.email}</span>
         <form action={async () => { "use server"; await signOut({ redirectTo: "/login" }); }}>

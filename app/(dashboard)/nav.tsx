@@ -1,0 +1,12 @@
+import Link from "next/link";
+
+// The dashboard's sections; each area adds its own entry here.
+const links = [{ href: "/", label: "Projects" }];
+
+export function Nav() {
+  return (
+    <nav className="nav" aria-label="Sections">
+      {links.map((l) => <Link key={l.href} href={l.href}>{l.label}</Link>)}
+    </nav>
+  );
+}
