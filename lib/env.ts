@@ -25,6 +25,16 @@ const schema = z.object({
   TICK_SCHEDULES: z.enum(["on", "off"]).default("on"),
   NUDGES: z.enum(["on", "off"]).default("on"),
   ENCRYPTION_KEY: z.string().regex(/^[0-9a-f]{64}$/i, "must be 64 hex characters (32 bytes)").optional(),
+  // GitHub: the REST API (tests point it at a local double), git URLs for pushes ({owner}/{repo}
+  // are filled in), the webhook secret used when a connection has none of its own.
+  GITHUB_API_URL: z.url("must be an absolute URL").default("https://api.github.com"),
+  GITHUB_GIT_URL: z.string().includes("{owner}", { message: "must contain {owner} and {repo}" }).includes("{repo}", { message: "must contain {owner} and {repo}" }).default("https://github.com/{owner}/{repo}.git"),
+  GITHUB_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
+  // GitHub's advice is one write a second and three seconds between notifying writes; tests lower it.
+  GITHUB_WRITE_INTERVAL_MS: z.coerce.number().int().min(0).default(1000),
+  GITHUB_NOTIFY_INTERVAL_MS: z.coerce.number().int().min(0).default(3000),
+  // Rate-limit waits up to this long happen in place; a longer one hands the job back to its queue.
+  GITHUB_MAX_INLINE_WAIT_S: z.coerce.number().int().min(0).default(60),
   DEMO_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
   PATH: z.string().default("/usr/local/bin:/usr/bin:/bin"),
   HOME: z.string().optional(),

@@ -47,6 +47,14 @@ async function main() {
   try {
     if (run(bin("tsx"), ["scripts/db/generate.ts"], env) !== 0) throw new SetupError("prisma generate failed");
 
+    // The type checker and the linter count as one check each.
+    for (const [name, args] of [["typecheck", ["tsc", "--noEmit"]], ["lint", ["eslint", "."]]] as const) {
+      say(`${name}…`);
+      const ok = run(bin(args[0]), [...args.slice(1)], env) === 0;
+      say(`${name} ${ok ? "passed" : "FAILED"}`);
+      add({ passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0 });
+    }
+
     const vitestJson = join(outDir, "vitest.json");
     run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`], env);
     add(vitestCounts(vitestJson));

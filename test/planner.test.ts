@@ -55,9 +55,9 @@ describe("the hypothesis planner (seed 000)", () => {
     await spawnAndFinish(0);
     expect(await decisionAt(15)).toMatchObject({ kind: "planner_backoff", message: "Emergent planner backoff: waiting 20s (1 unproductive spawn)" });
     await spawnAndFinish(21);
-    expect((await decisionAt(50)).message).toBe("Emergent planner backoff: waiting 40s (2 unproductive spawns)");
+    expect((await decisionAt(50))?.message).toBe("Emergent planner backoff: waiting 40s (2 unproductive spawns)");
     await spawnAndFinish(62);
-    expect((await decisionAt(100)).message).toBe("Emergent planner backoff: waiting 80s (3 unproductive spawns)");
+    expect((await decisionAt(100))?.message).toBe("Emergent planner backoff: waiting 80s (3 unproductive spawns)");
     const activity = (await getDb().activityEvent.findMany({ where: { projectId: project.id, type: "loopStatus" } })).map((a) => a.message);
     expect(activity).toContain("Emergent planner backoff: waiting 40s (2 unproductive spawns)");
 

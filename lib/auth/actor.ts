@@ -42,3 +42,13 @@ export async function requireProject(actor: Actor, projectId: string, needed: Te
   requireRole(actor, needed);
   return project;
 }
+
+/** Team-wide endpoints (members, invitations, tokens, audit) are closed to project-scoped tokens. */
+export function requireTeamScope(actor: Actor): void {
+  if (actor.projectId) throw new AccessError(403, "a project-scoped token cannot act on the whole team");
+}
+
+/** Only a signed-in person may do this (an API token acts for no one). */
+export function requirePerson(actor: Actor): void {
+  if (actor.kind !== "user") throw new AccessError(403, "only a signed-in person can do this");
+}
