@@ -13,6 +13,8 @@ const schema = z.object({
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   AUTH_GITHUB_ID: z.string().optional(),
   AUTH_GITHUB_SECRET: z.string().optional(),
+  // How long a sign-in lasts (default 7 days); "sign out everywhere" ends sessions sooner.
+  AUTH_SESSION_MAX_AGE_S: z.coerce.number().int().min(60, "must be at least 60 seconds").max(31_536_000, "must be at most a year").default(604_800),
   DATA_DIR: z.string().default(".data"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   WORKER_ID: z.string().optional(),
@@ -30,9 +32,6 @@ const schema = z.object({
   GITHUB_API_URL: z.url("must be an absolute URL").default("https://api.github.com"),
   GITHUB_GIT_URL: z.string().includes("{owner}", { message: "must contain {owner} and {repo}" }).includes("{repo}", { message: "must contain {owner} and {repo}" }).default("https://github.com/{owner}/{repo}.git"),
   GITHUB_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
-  // GitHub's advice is one write a second and three seconds between notifying writes; tests lower it.
-  GITHUB_WRITE_INTERVAL_MS: z.coerce.number().int().min(0).default(1000),
-  GITHUB_NOTIFY_INTERVAL_MS: z.coerce.number().int().min(0).default(3000),
   // Rate-limit waits up to this long happen in place; a longer one hands the job back to its queue.
   GITHUB_MAX_INLINE_WAIT_S: z.coerce.number().int().min(0).default(60),
   DEMO_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),

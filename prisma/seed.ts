@@ -15,7 +15,12 @@ export const DEMO_EMAIL = "demo@ringmaster.local";
 
 async function main() {
   const db = getDb();
-  if (await db.team.findUnique({ where: { slug: "demo" } })) return;
+  const existing = await db.team.findUnique({ where: { slug: "demo" }, include: { projects: true } });
+  if (existing) {
+    // The demo repository lives under DATA_DIR; recreate it if that folder was wiped.
+    for (const p of existing.projects) if (p.repoPath?.endsWith("demo-repo")) createDemoRepo(p.repoPath);
+    return;
+  }
 
   const password = getEnv().DEMO_PASSWORD ?? randomBytes(9).toString("base64url");
   const user = await db.user.create({

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { getDb } from "@/lib/db";
 import { hashPassword } from "@/lib/auth/password";
 import { signUpInput, type SignUpInput } from "@/lib/auth/schemas";
@@ -29,4 +28,3 @@ export async function createFirstOwner(raw: SignUpInput) {
   });
 }
 
-export const emailTaken = () => new z.ZodError([{ code: "custom", path: ["email"], message: "already has an account: sign in first, then open the link again", input: undefined }]);

@@ -5,7 +5,7 @@ import { getDb, type TeamRole } from "@/lib/db";
 // slow hash adds nothing, and lookups by hash stay one indexed query.
 export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
-export function newToken(kind: "run" | "api"): { token: string; prefix: string } {
+export function newToken(kind: "run" | "api" | "inv"): { token: string; prefix: string } {
   const token = `rm_${kind}_${randomBytes(32).toString("base64url")}`;
   return { token, prefix: token.slice(0, 12) };
 }

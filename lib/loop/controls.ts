@@ -3,6 +3,7 @@ import { enqueueTick } from "@/lib/queues";
 import { recordActivity } from "@/lib/loop/activity";
 import { planningKeyForBranch } from "@/lib/prompts/names";
 import type { EventType } from "@/lib/events/streams";
+import { recordAudit, SYSTEM, type AuditBy } from "@/lib/audit/record";
 
 type Project = { id: string; teamId: string };
 
@@ -21,7 +22,7 @@ export class ControlError extends Error {
   }
 }
 
-export async function changeLoopMode(project: Project, action: keyof typeof transitions): Promise<LoopMode> {
+export async function changeLoopMode(project: Project, action: keyof typeof transitions, by: AuditBy = SYSTEM): Promise<LoopMode> {
   const t = transitions[action];
   const db = getDb();
   const state = await db.loopState.findUniqueOrThrow({ where: { projectId: project.id } });
@@ -40,17 +41,19 @@ export async function changeLoopMode(project: Project, action: keyof typeof tran
     data: { mode, ...(action === "start" || action === "stop" ? { emergentSpawnCount: 0 } : {}) },
   });
   if (updated.count === 0) throw new ControlError("action", "the loop changed meanwhile; try again");
+  await recordAudit({ teamId: project.teamId, by, action: `loop.${action}`, target: { type: "project", id: project.id }, before: { mode: state.mode }, after: { mode } });
   await recordActivity(project, t.event, mode === "stopped" ? "Loop stopped" : t.message);
   await enqueueTick(project.id, `loop ${action}`);
   return mode;
 }
 
-export async function setLoopEnabled(project: Project, enabled: boolean): Promise<LoopMode> {
-  return changeLoopMode(project, enabled ? "start" : "stop");
+export async function setLoopEnabled(project: Project, enabled: boolean, by: AuditBy = SYSTEM): Promise<LoopMode> {
+  return changeLoopMode(project, enabled ? "start" : "stop", by);
 }
 
-export async function setParallel(project: Project, enabled: boolean): Promise<void> {
+export async function setParallel(project: Project, enabled: boolean, by: AuditBy = SYSTEM): Promise<void> {
   await getDb().projectSettings.update({ where: { projectId: project.id }, data: { parallelEnabled: enabled } });
+  await recordAudit({ teamId: project.teamId, by, action: "loop.parallel", target: { type: "project", id: project.id }, after: { parallelEnabled: enabled } });
   await recordActivity(project, "loopStatus", `Parallel ${enabled ? "on" : "off"}`);
   // Seed 000: enabling parallel forces a tick so a free slot fills without waiting.
   await enqueueTick(project.id, "parallel toggled");
@@ -61,11 +64,12 @@ export async function forceTick(project: Project): Promise<void> {
 }
 
 /** Seed 000's setBranchContext: the caller changed branch itself; adopt it without re-detecting. */
-export async function setBranchContext(project: Project, branch: string): Promise<string> {
+export async function setBranchContext(project: Project, branch: string, by: AuditBy = SYSTEM): Promise<string> {
   const name = branch.trim();
   if (!name || name.length > 200 || /[\s~^:?*[\\]/.test(name)) throw new ControlError("branch", "is not a valid branch name", 400);
   const planningKey = planningKeyForBranch(name);
   await getDb().project.update({ where: { id: project.id }, data: { activeBranch: name, planningKey } });
+  await recordAudit({ teamId: project.teamId, by, action: "loop.branch", target: { type: "project", id: project.id }, after: { activeBranch: name, planningKey } });
   await recordActivity(project, "branchChange", `Branch set to ${name} (planning key ${planningKey})`);
   await enqueueTick(project.id, "branch override");
   return planningKey;

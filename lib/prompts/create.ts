@@ -3,6 +3,8 @@ import { getDb, Prisma, type ApprovalState, type PromptOrigin } from "@/lib/db";
 import { enqueueTick } from "@/lib/queues";
 import { recordActivity } from "@/lib/loop/activity";
 import type { Actor } from "@/lib/auth/actor";
+import { recordAudit } from "@/lib/audit/record";
+import { requesterOf } from "@/lib/approvals/request";
 
 // One schema for the form and the API.
 export const promptInput = z.object({
@@ -32,14 +34,18 @@ export async function createPrompt(actor: Actor, project: { id: string; teamId: 
     const last = await db.prompt.findFirst({ where: { projectId: project.id, planningKey: project.planningKey }, orderBy: { number: "desc" }, select: { number: true } });
     const number = input.number ?? (last?.number ?? 0) + 1;
     try {
+      const approval = approvalFor(settings.approvalPolicy, origin);
       const prompt = await db.prompt.create({
         data: {
           projectId: project.id, planningKey: project.planningKey, number, title: input.title, body: input.body,
           priority: input.priority, dependencies: input.dependencies, domain: input.domain, origin,
-          approval: approvalFor(settings.approvalPolicy, origin), maxAttempts: settings.maxAttempts,
+          approval, maxAttempts: settings.maxAttempts,
           createdById: actor.kind === "user" ? actor.id : null,
+          // The inbox entry commits with the prompt, so a prompt never waits unseen.
+          ...(approval === "pending" ? { approvals: { create: { teamId: project.teamId, projectId: project.id, kind: "prompt_run", requestedBy: requesterOf(actor) } } } : {}),
         },
       });
+      await recordAudit({ teamId: project.teamId, by: actor, action: "prompt.created", target: { type: "prompt", id: prompt.id }, after: { number: prompt.number, title: prompt.title, priority: prompt.priority, approval } });
       await recordActivity(project, "promptsChange", `P${prompt.number} ${prompt.title} added`, { promptId: prompt.id });
       await enqueueTick(project.id, "prompt created");
       return prompt;

@@ -37,13 +37,13 @@ export const POST = handle(async (req, { params }: Ctx) => {
       await forceTick(project);
       return Response.json({ ok: true }, { status: 202 });
     case "loop":
-      return Response.json({ mode: await setLoopEnabled(project, input.enabled) });
+      return Response.json({ mode: await setLoopEnabled(project, input.enabled, actor) });
     case "parallel":
-      await setParallel(project, input.enabled);
+      await setParallel(project, input.enabled, actor);
       return Response.json({ parallelEnabled: input.enabled });
     case "branch":
-      return Response.json({ planningKey: await setBranchContext(project, input.branch) });
+      return Response.json({ planningKey: await setBranchContext(project, input.branch, actor) });
     default:
-      return Response.json({ mode: await changeLoopMode(project, input.action) });
+      return Response.json({ mode: await changeLoopMode(project, input.action, actor) });
   }
 });

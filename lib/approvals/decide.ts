@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { getDb } from "@/lib/db";
+import { enqueueTick } from "@/lib/queues";
+import { requireRole, type Actor } from "@/lib/auth/actor";
+import { recordAudit } from "@/lib/audit/record";
+import { recordActivity } from "@/lib/loop/activity";
+import { ControlError } from "@/lib/loop/controls";
+import { AccessError } from "@/lib/teams/membership";
+
+export const decisionInput = z.object({
+  decision: z.enum(["approve", "reject"], { error: "must be approve or reject" }),
+  comment: z.string().trim().max(2000, "must be at most 2000 characters").optional().transform((v) => v || undefined),
+});
+export type DecisionInput = z.input<typeof decisionInput>;
+
+/**
+ * Approves or rejects waiting work, once. An approved prompt becomes eligible and the loop
+ * is nudged at once; a rejected one is cancelled. An agent's own run token never decides.
+ */
+export async function decideApproval(actor: Actor, approvalId: string, raw: DecisionInput) {
+  const input = decisionInput.parse(raw);
+  const db = getDb();
+  const approval = await db.approval.findFirst({
+    where: { id: approvalId, teamId: actor.teamId, ...(actor.projectId ? { projectId: actor.projectId } : {}) },
+    include: { project: true, prompt: true },
+  });
+  if (!approval) throw new AccessError(404, "approval not found");
+  requireRole(actor, "operator");
+  if (actor.kind === "token" && (await db.apiToken.findUnique({ where: { id: actor.id } }))?.runId) {
+    throw new AccessError(403, "an agent's run token cannot decide approvals");
+  }
+  const status = input.decision === "approve" ? "approved" : "rejected";
+  const now = new Date();
+  await db.$transaction(async (tx) => {
+    const claimed = await tx.approval.updateMany({
+      where: { id: approval.id, status: "pending" },
+      data: { status, comment: input.comment, decidedById: actor.id, decidedAt: now },
+    });
+    if (claimed.count === 0) throw new ControlError("decision", `was already made (${approval.status})`);
+    if (approval.kind === "prompt_run" && approval.promptId) {
+      await tx.prompt.updateMany({
+        where: { id: approval.promptId, approval: "pending" },
+        data: status === "approved" ? { approval: "approved" } : { approval: "rejected", status: "cancelled" },
+      });
+    }
+    await recordAudit({
+      teamId: actor.teamId, by: actor, action: `approval.${status}`, target: { type: "approval", id: approval.id },
+      before: { status: "pending" }, after: { status, comment: input.comment ?? null, kind: approval.kind, promptId: approval.promptId, pullRequestId: approval.pullRequestId },
+    }, tx);
+  });
+  const what = approval.prompt ? `P${approval.prompt.number} ${approval.prompt.title}` : approval.kind.replace(/_/g, " ");
+  await recordActivity(approval.project, "promptsChange", `${what}: ${status}${input.comment ? ` (“${input.comment}”)` : ""}`, { promptId: approval.promptId ?? undefined });
+  await enqueueTick(approval.projectId, `approval ${status}`);
+  return { id: approval.id, status, comment: input.comment ?? null, decidedAt: now };
+}

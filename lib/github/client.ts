@@ -1,0 +1,67 @@
+import { App, Octokit } from "octokit";
+import { getDb, type GithubConnectionModel as GithubConnection } from "@/lib/db";
+import { getEnv } from "@/lib/env";
+import { getLogger } from "@/lib/log";
+import { decryptSecret } from "@/lib/github/crypto";
+
+export type GithubClient = InstanceType<typeof Octokit>;
+
+/** A connection whose requests GitHub refused for longer than we wait in place: the job retries later. */
+export class RateLimitedError extends Error {
+  constructor(readonly retryAfterS: number, what: string) {
+    super(`GitHub rate limit on ${what}: retry in ${retryAfterS} s`);
+    this.name = "RateLimitedError";
+  }
+}
+
+type Options = { method: string; url: string };
+
+// Short waits happen in place (the throttling plugin holds the request, later ones queue
+// behind it); a long one fails the request so the queue retries the job and no worker slot sleeps.
+function onLimit(kind: string) {
+  return (retryAfter: number, options: Options, _octokit: unknown, retryCount: number) => {
+    const wait = retryAfter <= getEnv().GITHUB_MAX_INLINE_WAIT_S && retryCount < 3;
+    getLogger("github").warn({ kind, retryAfter, retryCount, request: `${options.method} ${options.url}`, wait }, "GitHub rate limit");
+    return wait;
+  };
+}
+
+function clientClass(conn: Pick<GithubConnection, "id" | "apiBaseUrl">) {
+  return Octokit.defaults({
+    baseUrl: (conn.apiBaseUrl ?? getEnv().GITHUB_API_URL).replace(/\/$/, ""),
+    userAgent: "ringmaster",
+    // One limiter per connection: another team's installation does not slow this one down.
+    throttle: { id: conn.id, onRateLimit: onLimit("primary"), onSecondaryRateLimit: onLimit("secondary") },
+    log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
+  });
+}
+
+export async function newClient(conn: GithubConnection): Promise<GithubClient> {
+  const Client = clientClass(conn);
+  if (conn.kind === "pat") return new Client({ auth: decryptSecret(conn.encryptedToken!) });
+  const app = new App({ appId: conn.appId!, privateKey: decryptSecret(conn.encryptedPrivateKey!), Octokit: Client });
+  // Installation tokens last an hour; the app's auth hook caches and renews them.
+  return (await app.getInstallationOctokit(Number(conn.installationId))) as GithubClient;
+}
+
+const holder = globalThis as unknown as { __ringmasterGithub?: Map<string, { stamp: string; client: Promise<GithubClient> }> };
+
+/** One client per connection per process; a changed connection (new credentials) gets a new one. */
+export async function requireClient(connectionId: string): Promise<{ client: GithubClient; connection: GithubConnection }> {
+  const connection = await getDb().githubConnection.findUniqueOrThrow({ where: { id: connectionId } });
+  const stamp = `${connection.encryptedToken}|${connection.encryptedPrivateKey}|${connection.apiBaseUrl}`;
+  const map = (holder.__ringmasterGithub ??= new Map());
+  let entry = map.get(connectionId);
+  if (!entry || entry.stamp !== stamp) {
+    entry = { stamp, client: newClient(connection) };
+    map.set(connectionId, entry);
+    entry.client.catch(() => map.delete(connectionId));
+  }
+  return { client: await entry.client, connection };
+}
+
+/** The token git sends on a push: the PAT, or a current installation token. */
+export async function gitToken(client: GithubClient): Promise<string> {
+  const auth = (await client.auth({ type: "installation" })) as { token: string };
+  return auth.token;
+}
