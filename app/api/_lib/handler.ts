@@ -4,6 +4,8 @@ import { actorForToken, actorForUser, type Actor } from "@/lib/auth/actor";
 import { AccessError } from "@/lib/teams/membership";
 import { ControlError } from "@/lib/loop/controls";
 import { EnvError } from "@/lib/env";
+import { PromptStateError } from "@/lib/prompts/update";
+import { RunStateError } from "@/lib/runs/cancel";
 import { getLogger } from "@/lib/log";
 
 // One error shape for every route (DESIGN.md style): { error: { code, message, field? } }.
@@ -61,6 +63,7 @@ export function handle<C>(fn: (req: Request, ctx: C) => Promise<Response>) {
       if (err instanceof CrossSite) return apiError(403, "cross_site", "cross-site request refused (Origin does not match)");
       if (err instanceof AccessError) return apiError(err.status, err.status === 404 ? "not_found" : "forbidden", err.message);
       if (err instanceof ControlError) return apiError(err.status, err.status === 400 ? "invalid" : "conflict", `${err.field} ${err.message}`, err.field);
+      if (err instanceof PromptStateError || err instanceof RunStateError) return apiError(409, "conflict", err.message);
       if (err instanceof EnvError) return apiError(500, "misconfigured", err.message);
       getLogger("api").error({ err: (err as Error).message, stack: (err as Error).stack }, "unhandled API error");
       return apiError(500, "internal", "internal error");

@@ -1,0 +1,58 @@
+import { z } from "zod";
+import { getDb } from "@/lib/db";
+import { enqueueTick, upsertTickScheduler } from "@/lib/queues";
+import { recordActivity } from "@/lib/loop/activity";
+
+const int = (min: number, max: number, unit = "") =>
+  z.coerce.number({ error: "must be a number" }).int("must be a whole number")
+    .min(min, `must be at least ${min}${unit}`).max(max, `must be at most ${max}${unit}`);
+
+// One schema for the settings form and the API; every field optional in an update.
+export const settingsInput = z.object({
+  tickIntervalMs: int(1000, 3_600_000, " ms"),
+  maxParallel: int(1, 50),
+  parallelEnabled: z.boolean(),
+  spawnCooldownMs: int(0, 600_000, " ms"),
+  plannerEnabled: z.boolean(),
+  prCheckFrequency: int(1, 100, " ticks"),
+  reviewDetectionString: z.string().trim().min(1, "is required").max(100, "must be at most 100 characters"),
+  rerunComment: z.string().trim().min(1, "is required").max(500, "must be at most 500 characters"),
+  maxFixCycles: int(0, 20),
+  autoMerge: z.boolean(),
+  mergeMethod: z.enum(["merge", "squash", "rebase"], { error: "must be merge, squash or rebase" }),
+  maxAttempts: int(1, 10),
+  maxRunDurationMs: int(60_000, 86_400_000, " ms"),
+  verifyCommand: z.string().trim().max(1000, "must be at most 1000 characters").nullable().transform((v) => v || null),
+  modelRouting: z.record(
+    z.string().regex(/^[a-z0-9_-]{1,40}$/, "domain names use a-z, 0-9, _ and - (at most 40)"),
+    z.string().trim().min(1, "needs a model name").max(100),
+  ),
+  approvalPolicy: z.enum(["none", "planner", "all"], { error: "must be none, planner or all" }),
+  approveMerges: z.boolean(),
+  approveFixPastCap: z.boolean(),
+  executorProfileId: z.string().nullable(),
+  plannerProfileId: z.string().nullable(),
+}).partial().strict();
+
+export type SettingsInput = z.input<typeof settingsInput>;
+
+/** Validates and applies a settings change; the tick schedule follows the interval. */
+export async function updateSettings(project: { id: string; teamId: string }, raw: unknown) {
+  const input = settingsInput.parse(raw);
+  const db = getDb();
+  for (const key of ["executorProfileId", "plannerProfileId"] as const) {
+    const id = input[key];
+    if (id && !(await db.agentProfile.findFirst({ where: { id, teamId: project.teamId } }))) {
+      throw new z.ZodError([{ code: "custom", path: [key], message: "is not an agent profile of this team", input: id }]);
+    }
+  }
+  const before = await db.projectSettings.findUniqueOrThrow({ where: { projectId: project.id } });
+  const after = await db.projectSettings.update({ where: { projectId: project.id }, data: input });
+  if (after.tickIntervalMs !== before.tickIntervalMs) await upsertTickScheduler(project.id, after.tickIntervalMs);
+  const changed = Object.keys(input).filter((k) => JSON.stringify(before[k as keyof typeof before]) !== JSON.stringify(after[k as keyof typeof after]));
+  if (changed.length) {
+    await recordActivity(project, "projectChange", `Settings changed: ${changed.join(", ")}`);
+    await enqueueTick(project.id, "settings changed");
+  }
+  return after;
+}

@@ -1,0 +1,63 @@
+import { z } from "zod";
+import { getDb } from "@/lib/db";
+import { enqueueTick } from "@/lib/queues";
+import { recordActivity } from "@/lib/loop/activity";
+import { promptInput } from "@/lib/prompts/create";
+import { AccessError } from "@/lib/teams/membership";
+
+export const promptPatch = promptInput.pick({ title: true, body: true, priority: true, dependencies: true, domain: true }).partial().strict();
+
+export class PromptStateError extends Error {}
+
+type Project = { id: string; teamId: string };
+
+async function requirePrompt(project: Project, promptId: string) {
+  const prompt = await getDb().prompt.findFirst({ where: { id: promptId, projectId: project.id } });
+  if (!prompt) throw new AccessError(404, "prompt not found");
+  return prompt;
+}
+
+/** Edits a prompt that has not started; a running prompt's text is what its agent was given. */
+export async function editPrompt(project: Project, promptId: string, raw: unknown) {
+  const patch = promptPatch.parse(raw);
+  const prompt = await requirePrompt(project, promptId);
+  if (patch.dependencies?.includes(prompt.number)) {
+    throw new z.ZodError([{ code: "custom", path: ["dependencies"], message: "cannot include the prompt itself", input: patch.dependencies }]);
+  }
+  const n = await getDb().prompt.updateMany({ where: { id: promptId, status: { in: ["pending", "failed", "cancelled"] } }, data: patch });
+  if (n.count === 0) throw new PromptStateError(`P${prompt.number} is ${prompt.status}; only prompts that are not running or done can be edited`);
+  await recordActivity(project, "promptsChange", `P${prompt.number} edited`, { promptId });
+  await enqueueTick(project.id, "prompt changed");
+  return getDb().prompt.findUniqueOrThrow({ where: { id: promptId } });
+}
+
+/** Cancels a prompt; a live run of it is cancelled too (its supervisor stops the agent). */
+export async function cancelPrompt(project: Project, promptId: string) {
+  const prompt = await requirePrompt(project, promptId);
+  const now = new Date();
+  const changed = await getDb().$transaction(async (tx) => {
+    const n = await tx.prompt.updateMany({ where: { id: promptId, status: { in: ["pending", "in_progress"] } }, data: { status: "cancelled", completedAt: now } });
+    if (n.count === 0) return false;
+    const runs = await tx.run.updateMany({
+      where: { promptId, status: { in: ["queued", "starting", "running"] } },
+      data: { status: "cancelled", finishedAt: now, error: "cancelled by a person", leaseExpiresAt: null },
+    });
+    if (runs.count > 0) await tx.loopState.update({ where: { projectId: project.id }, data: { lastSpawnAt: null } });
+    return true;
+  });
+  if (!changed) throw new PromptStateError(`P${prompt.number} is ${prompt.status}; only pending or running prompts can be cancelled`);
+  await recordActivity(project, "taskFailed", `P${prompt.number} ${prompt.title}: cancelled`, { promptId });
+  await enqueueTick(project.id, "prompt cancelled");
+}
+
+/** Sends a failed or cancelled prompt back to the queue with fresh attempts. */
+export async function retryPrompt(project: Project, promptId: string) {
+  const prompt = await requirePrompt(project, promptId);
+  const n = await getDb().prompt.updateMany({
+    where: { id: promptId, status: { in: ["failed", "cancelled"] } },
+    data: { status: "pending", attempts: 0, completedAt: null },
+  });
+  if (n.count === 0) throw new PromptStateError(`P${prompt.number} is ${prompt.status}; only failed or cancelled prompts can be retried`);
+  await recordActivity(project, "promptsChange", `P${prompt.number} ${prompt.title}: back to the queue`, { promptId });
+  await enqueueTick(project.id, "prompt retried");
+}

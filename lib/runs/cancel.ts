@@ -1,0 +1,32 @@
+import { getDb } from "@/lib/db";
+import { enqueueTick } from "@/lib/queues";
+import { revokeRunToken } from "@/lib/auth/tokens";
+import { recordActivity } from "@/lib/loop/activity";
+
+export class RunStateError extends Error {}
+
+/**
+ * Cancels a live run. Its supervisor notices at the next lease renewal (the row is no
+ * longer live) and stops the agent's process group; the prompt is cancelled with it.
+ */
+export async function cancelRun(project: { id: string; teamId: string }, runId: string) {
+  const now = new Date();
+  const run = await getDb().$transaction(async (tx) => {
+    const n = await tx.run.updateMany({
+      where: { id: runId, projectId: project.id, status: { in: ["queued", "starting", "running"] } },
+      data: { status: "cancelled", finishedAt: now, error: "cancelled by a person", leaseExpiresAt: null },
+    });
+    if (n.count === 0) return null;
+    const row = await tx.run.findUniqueOrThrow({ where: { id: runId }, include: { prompt: true } });
+    if (row.promptId) {
+      await tx.prompt.updateMany({ where: { id: row.promptId, status: "in_progress" }, data: { status: "cancelled", completedAt: now } });
+    }
+    await tx.loopState.update({ where: { projectId: project.id }, data: { lastSpawnAt: null } });
+    return row;
+  });
+  if (!run) throw new RunStateError("only a queued or running run can be cancelled");
+  await revokeRunToken(runId);
+  const label = run.prompt ? `P${run.prompt.number} ${run.prompt.title}` : `${run.kind} run`;
+  await recordActivity(project, "taskFailed", `${label}: run cancelled`, { runId, promptId: run.promptId ?? undefined });
+  await enqueueTick(project.id, "run cancelled");
+}
