@@ -48,8 +48,8 @@ describe("the loop runs a project's prompts with real worker processes and the d
     const log = execFileSync("git", ["log", "--format=%s", "main"], { cwd: repoPath }).toString();
     for (const n of [1, 2, 3, 4]) expect(log).toContain(`feat(P${n}):`);
     expect(readFileSync(join(repoPath, "three.txt"), "utf8").trim()).toBe("3");
-    // Worktrees of merged runs are gone.
-    for (const r of runs) expect(existsSync(r.worktreePath!)).toBe(false);
+    // Seed 003: merge, close the task, then clean up the worktree.
+    await waitUntil("merged worktrees to be removed", async () => runs.every((r) => !existsSync(r.worktreePath!)));
     const activity = await db.activityEvent.findMany({ where: { projectId: project.id } });
     expect(activity.some((a) => a.type === "taskCompleted" && a.message.includes("merged into main"))).toBe(true);
   });

@@ -1,25 +1,32 @@
+import pg from "pg";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { getEnv } from "@/lib/env";
 import { PrismaClient } from "@/lib/db/generated/client";
 
 export type Db = InstanceType<typeof PrismaClient>;
 
-// One client per process (DESIGN.md habits); kept on globalThis so Next's dev
-// reloads do not open a new pool on every edit.
-const holder = globalThis as unknown as { __ringmasterDb?: Db };
+// One pool and one Prisma client per process (DESIGN.md habits), kept on globalThis so
+// Next's dev reloads do not open a new pool on every edit. The pool is also handed out
+// for the few hot statements (the idle tick) where Prisma's per-query CPU would dominate.
+const holder = globalThis as unknown as { __ringmasterDb?: { db: Db; pool: pg.Pool } };
 
-export function createDb(databaseUrl: string, poolSize = 10): Db {
-  const adapter = new PrismaPg({ connectionString: databaseUrl, max: poolSize });
-  return new PrismaClient({ adapter });
+export function createDb(databaseUrl: string, poolSize = 10): { db: Db; pool: pg.Pool } {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
+  return { db: new PrismaClient({ adapter: new PrismaPg(pool) }), pool };
 }
 
-export function getDb(): Db {
+function instance() {
   holder.__ringmasterDb ??= createDb(getEnv().DATABASE_URL);
   return holder.__ringmasterDb;
 }
 
+export const getDb = (): Db => instance().db;
+export const getPool = (): pg.Pool => instance().pool;
+
 export async function closeDb(): Promise<void> {
-  const db = holder.__ringmasterDb;
+  const current = holder.__ringmasterDb;
   holder.__ringmasterDb = undefined;
-  await db?.$disconnect();
+  if (!current) return;
+  await current.db.$disconnect();
+  await current.pool.end();
 }

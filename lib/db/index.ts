@@ -1,4 +1,4 @@
-export { getDb, closeDb, createDb, type Db } from "@/lib/db/client";
+export { getDb, getPool, closeDb, createDb, type Db } from "@/lib/db/client";
 export { Prisma } from "@/lib/db/generated/client";
 export * from "@/lib/db/generated/enums";
 export type * from "@/lib/db/generated/models";

@@ -1,5 +1,5 @@
 import { getDb } from "@/lib/db";
-import { currentBranch } from "@/lib/git";
+import { readHeadBranch } from "@/lib/git/head";
 import { planningKeyForBranch } from "@/lib/prompts/names";
 import { recordActivity } from "@/lib/loop/activity";
 
@@ -9,7 +9,12 @@ import { recordActivity } from "@/lib/loop/activity";
  */
 export async function checkBranch(project: { id: string; teamId: string; repoKind: string; repoPath: string | null; activeBranch: string | null }) {
   if (project.repoKind !== "local" || !project.repoPath) return null;
-  const branch = await currentBranch(project.repoPath).catch(() => null);
+  let branch: string | null = null;
+  try {
+    branch = readHeadBranch(project.repoPath);
+  } catch {
+    return null;
+  }
   if (!branch || branch === project.activeBranch) return null;
   const planningKey = planningKeyForBranch(branch);
   await getDb().project.update({ where: { id: project.id }, data: { activeBranch: branch, planningKey } });

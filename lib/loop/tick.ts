@@ -1,5 +1,5 @@
 import { hostname } from "node:os";
-import { getDb } from "@/lib/db";
+import { getDb, getPool } from "@/lib/db";
 import { getEnv } from "@/lib/env";
 import { announce } from "@/lib/events/publish";
 import { enqueueSpawn } from "@/lib/queues";
@@ -8,11 +8,12 @@ import { claimPromptForRun, createPromptlessRun } from "@/lib/runs/claim";
 import { plannerStateAfterSnapshot } from "@/lib/loop/backoff";
 import { checkBranch } from "@/lib/loop/branch";
 import { decide } from "@/lib/loop/decide";
-import { acquireTickLock, releaseTickLock } from "@/lib/loop/lock";
-import { loadTickSnapshot, type TickSnapshot } from "@/lib/loop/load";
+import { releaseTickLock, TICK_LOCK_MS } from "@/lib/loop/lock";
+import { loadTickSnapshot, lockAndLoad, type TickSnapshot } from "@/lib/loop/load";
 import { recordActivity } from "@/lib/loop/activity";
 import { promptSnapshot } from "@/lib/loop/snapshot";
 import { syncPromptFiles } from "@/lib/prompts/sync";
+import { enqueuePullRequestPoll } from "@/lib/github/poll";
 import type { Decision, PromptView } from "@/lib/loop/types";
 import type { PromptPriority } from "@/lib/prompts/schema";
 
@@ -23,22 +24,24 @@ export type TickResult = { skipped: true } | { skipped: false; decision: Decisio
 /** One tick of a project: seed 000's parallel checks, then the prompt-loop decision. */
 export async function runTick(projectId: string, now = () => new Date()): Promise<TickResult> {
   const me = owner();
-  if (!(await acquireTickLock(projectId, me))) return { skipped: true };
+  let snap = await lockAndLoad(projectId, me, TICK_LOCK_MS);
+  if (!snap) return { skipped: true };
+  let finished = false;
   try {
-    let snap = await loadTickSnapshot(projectId);
-    if (!snap) return { skipped: true };
     const [lost, branch, imported] = await Promise.all([
       reconcileRuns(snap.project, snap.runs, now()),
       checkBranch(snap.project),
       syncPromptFiles(snap.project),
-      requeueStaleMerges(projectId, now()),
+      requeueStaleMerges(snap.awaitingMerge, now()),
+      enqueuePullRequestPoll(snap.project, snap.settings, snap.loopState.tickCount),
     ]);
     if (lost > 0 || branch || imported > 0) snap = (await loadTickSnapshot(projectId))!;
     const decision = decide(toDecisionInput(snap), now());
-    await applyDecision(snap, decision, now());
+    await applyDecision(snap, decision, now(), me);
+    finished = true;
     return { skipped: false, decision };
   } finally {
-    await releaseTickLock(projectId, me);
+    if (!finished) await releaseTickLock(projectId, me);
   }
 }
 
@@ -79,7 +82,7 @@ const spawnLimits = (s: { parallelEnabled: boolean; maxParallel: number; spawnCo
   cooldownMs: s.spawnCooldownMs,
 });
 
-async function applyDecision(snap: TickSnapshot, decision: Decision, now: Date) {
+async function applyDecision(snap: TickSnapshot, decision: Decision, now: Date, me: string) {
   const { project, loopState: ls, settings } = snap;
   const db = getDb();
   const snapshot = promptSnapshot(snap.prompts);
@@ -127,15 +130,13 @@ async function applyDecision(snap: TickSnapshot, decision: Decision, now: Date) 
   if (decision.message !== ls.lastStatus) {
     await recordActivity(project, "loopStatus", decision.message);
   }
-  await db.loopState.update({
-    where: { projectId: project.id },
-    data: {
-      tickCount: { increment: 1 },
-      lastTickAt: now,
-      snapshotHash: snapshot.hash,
-      lastPendingCount: snapshot.counts.pending,
-      lastStatus: decision.message,
-      ...(decision.kind === "spawn_planner" ? {} : { emergentSpawnCount: input.planner.unproductiveSpawns }),
-    },
-  });
+  // The tick's last write also releases its lock (one statement: the idle path is hot).
+  const spawnCount = decision.kind === "spawn_planner" ? null : input.planner.unproductiveSpawns;
+  await getPool().query(
+    `UPDATE "LoopState" SET "tickLockedUntil" = NULL, "tickLockedBy" = NULL, "tickCount" = "tickCount" + 1,
+      "lastTickAt" = $3, "snapshotHash" = $4, "lastPendingCount" = $5, "lastStatus" = $6,
+      "emergentSpawnCount" = COALESCE($7::int, "emergentSpawnCount"), "updatedAt" = now()
+    WHERE "projectId" = $1 AND "tickLockedBy" = $2`,
+    [project.id, me, now, snapshot.hash, snapshot.counts.pending, decision.message, spawnCount],
+  );
 }

@@ -2,6 +2,7 @@ import { getDb, type RunStatus } from "@/lib/db";
 import { enqueueMerge, enqueueTick } from "@/lib/queues";
 import { revokeRunToken } from "@/lib/auth/tokens";
 import { recordActivity } from "@/lib/loop/activity";
+import { announce } from "@/lib/events/publish";
 import { clearSpawnCooldown, failPromptAttempt } from "@/lib/runs/finish-prompt";
 
 export interface RunOutcome {
@@ -51,6 +52,7 @@ export async function completeRun(runId: string, outcome: RunOutcome): Promise<b
   if (!result) return false;
   const { run, prompt } = result;
   await revokeRunToken(runId);
+  await announce(run.project.teamId, { type: "agentsChange", projectId: run.projectId, runId });
   if (outcome.status === "succeeded" && outcome.commitSha) await enqueueMerge(runId);
   const label = prompt ? `P${prompt.number} ${prompt.title}` : `${run.kind} run`;
   const ids = { runId, promptId: prompt?.id };

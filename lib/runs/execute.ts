@@ -15,6 +15,7 @@ import { completeRun, type RunOutcome } from "@/lib/runs/complete";
 import { startLeaseRenewal } from "@/lib/runs/lease";
 import { RunLogSink } from "@/lib/runs/log-sink";
 import { runVerifyCommand } from "@/lib/runs/verify";
+import { prepareGithubClone } from "@/lib/github/repo";
 
 export const workerId = () => getEnv().WORKER_ID ?? `${hostname()}:${process.pid}`;
 
@@ -71,13 +72,14 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
   const { project, prompt, agentProfile: profile } = run;
   const settings = project.settings!;
   if (!profile) throw new Error("the run has no agent profile");
-  if (project.repoKind !== "local" || !project.repoPath) throw new Error("only local repositories can run agents for now");
+  const repoPath = project.repoKind === "github" ? await prepareGithubClone(project) : project.repoPath;
+  if (!repoPath) throw new Error("the project has no repository path");
 
   const baseBranch = project.activeBranch ?? project.baseBranch;
-  const branch = prompt?.branch ?? (prompt ? await freshBranchName(project.repoPath, runBranchName(prompt.number, prompt.title)) : `ringmaster/${run.kind}-${run.id}`);
+  const branch = prompt?.branch ?? (prompt ? await freshBranchName(repoPath, runBranchName(prompt.number, prompt.title)) : `ringmaster/${run.kind}-${run.id}`);
   // One worktree per branch: a retry on the same branch continues in it.
   const path = resolve(env.DATA_DIR, "worktrees", project.id, branch.replaceAll("/", "_"));
-  const wt = await createWorktree({ repoPath: project.repoPath, path, branch, baseBranch });
+  const wt = await createWorktree({ repoPath, path, branch, baseBranch });
   if (prompt && !prompt.branch) await db.prompt.update({ where: { id: prompt.id }, data: { branch } });
 
   const token = await createRunToken({ id: run.id, projectId: project.id, teamId: project.teamId }, settings.maxRunDurationMs + 10 * 60_000);
@@ -89,7 +91,7 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
     where: { id: run.id },
     data: { status: "running", startedAt: new Date(), branch, worktreePath: wt.path, baseSha: wt.baseSha },
   });
-  await announce(project.teamId, { type: "runChange", projectId: project.id, runId: run.id, promptId: prompt?.id });
+  await announce(project.teamId, { type: "agentsChange", projectId: project.id, runId: run.id, promptId: prompt?.id });
 
   let sawSignal = !profile.completionSignal;
   const exit = await runAgent({
@@ -121,7 +123,7 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
   }
   const title = prompt ? `feat(P${prompt.number}): ${prompt.title}` : `chore(${run.kind}): ${run.id}`;
   const commitSha = (await commitAll(wt.path, title, baseBranch))
-    ?? ((await commitsAhead(project.repoPath, branch, baseBranch)) > 0 ? await headSha(wt.path) : null);
+    ?? ((await commitsAhead(repoPath, branch, baseBranch)) > 0 ? await headSha(wt.path) : null);
   return { ...base, status: "succeeded", commitSha };
 }
 

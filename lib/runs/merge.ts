@@ -5,8 +5,9 @@ import { mergeIntoBase, rebaseOntoBase, removeWorktree } from "@/lib/git";
 import { recordActivity } from "@/lib/loop/activity";
 import { failPromptAttempt } from "@/lib/runs/finish-prompt";
 import { runVerifyCommand } from "@/lib/runs/verify";
+import { publishRun } from "@/lib/github/publish";
 
-type MergeStatus = "merged" | "conflict" | "failed" | "skipped";
+type MergeStatus = "merged" | "conflict" | "failed" | "skipped" | "pushed";
 
 async function integrate(run: { worktreePath: string; branch: string }, repoPath: string, baseBranch: string, verify: string | null | undefined) {
   const rebased = await rebaseOntoBase(run.worktreePath, baseBranch);
@@ -33,7 +34,9 @@ export async function mergeRun(runId: string): Promise<MergeStatus | null> {
   const run = await db.run.findUnique({ where: { id: runId }, include: { project: { include: { settings: true } }, prompt: true } });
   if (!run || run.status !== "succeeded" || run.mergeStatus !== "pending" || !run.branch || !run.worktreePath) return null;
   const { project } = run;
-  if (project.repoKind !== "local" || !project.repoPath) {
+  // A GitHub project's work lands through a pull request: push the branch, open or update the PR.
+  if (project.repoKind === "github") return publishRun(runId);
+  if (!project.repoPath) {
     await db.run.update({ where: { id: runId }, data: { mergeStatus: "skipped" } });
     return "skipped";
   }

@@ -43,10 +43,8 @@ export async function reconcileRuns(project: { id: string; teamId: string }, run
 }
 
 /** Finished work whose merge job vanished (Redis lost it) is queued again; the job id dedups. */
-export async function requeueStaleMerges(projectId: string, now: Date): Promise<void> {
-  const stale = await getDb().run.findMany({
-    where: { projectId, status: "succeeded", mergeStatus: "pending", finishedAt: { lt: new Date(now.getTime() - REQUEUE_AFTER_MS) } },
-    select: { id: true },
-  });
-  for (const run of stale) await enqueueMerge(run.id);
+export async function requeueStaleMerges(awaitingMerge: ReadonlyArray<{ id: string; finishedAt: Date | null }>, now: Date): Promise<void> {
+  for (const run of awaitingMerge) {
+    if (run.finishedAt && now.getTime() - run.finishedAt.getTime() > REQUEUE_AFTER_MS) await enqueueMerge(run.id);
+  }
 }

@@ -1,0 +1,144 @@
+// Live fan-out (DESIGN.md target: 1,000 concurrent SSE clients, event p99 ≤ 100 ms):
+// one `next start` process, 1,000 loopback clients on /api/events, events published to
+// the team stream; prints delivery latency and the web process's memory as plain lines.
+// Run: node --import tsx bench/sse.ts   (CLIENTS, EVENTS, EVENT_GAP_MS override the sizes)
+import { spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import http from "node:http";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { benchEnvironment, median, percentile, root, sleep } from "./lib";
+
+const CLIENTS = Number(process.env.CLIENTS ?? 1_000);
+const EVENTS = Number(process.env.EVENTS ?? 50);
+const EVENT_GAP_MS = Number(process.env.EVENT_GAP_MS ?? 100);
+const DIST = ".next-sse";
+const deadline = setTimeout(() => { console.error("bench:sse gave up after 10 minutes"); process.exit(1); }, 600_000);
+
+if (!existsSync(join(root, DIST, "BUILD_ID"))) {
+  console.log(`building the app into ${DIST} (once)…`);
+  const build = spawnSync(join(root, "node_modules", ".bin", "next"), ["build"], {
+    cwd: root, stdio: "inherit", env: { ...process.env, NEXT_DIST_DIR: DIST, NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  if (build.status !== 0) throw new Error("next build failed");
+}
+
+const { env, drop } = await benchEnvironment("sse");
+const { getDb, closeDb } = await import("@/lib/db");
+const { hashToken, newToken } = await import("@/lib/auth/tokens");
+const { announce } = await import("@/lib/events/publish");
+const { SseParser } = await import("@/lib/events/sse-parse");
+const { closeRedis, getRedis } = await import("@/lib/redis/connections");
+
+const team = await getDb().team.create({ data: { name: "SSE bench", slug: `sse-${randomBytes(3).toString("hex")}` } });
+const { token, prefix } = newToken("api");
+await getDb().apiToken.create({ data: { teamId: team.id, role: "viewer", name: "bench", tokenHash: hashToken(token), prefix } });
+
+const port = await new Promise<number>((resolve) => {
+  const s = createServer().listen(0, "127.0.0.1", () => { const p = (s.address() as { port: number }).port; s.close(() => resolve(p)); });
+});
+const web = spawn(join(root, "node_modules", ".bin", "next"), ["start", "-p", String(port), "-H", "127.0.0.1"], {
+  cwd: root, stdio: ["ignore", "ignore", "inherit"],
+  env: { ...process.env, ...env, NODE_ENV: "production", NEXT_DIST_DIR: DIST, NEXT_TELEMETRY_DISABLED: "1", AUTH_SECRET: randomBytes(32).toString("hex"), APP_URL: `http://127.0.0.1:${port}` },
+});
+const base = `http://127.0.0.1:${port}`;
+for (const until = Date.now() + 60_000; ;) {
+  if (web.exitCode !== null) throw new Error("next start exited");
+  if (await fetch(`${base}/api/health`).then((r) => r.ok, () => false)) break;
+  if (Date.now() > until) throw new Error("the web process did not become healthy");
+  await sleep(200);
+}
+
+/** RSS of the web process and its children (next start may fork its server). */
+function webRssMb(): number {
+  const children = new Map<number, number[]>();
+  for (const d of readdirSync("/proc").filter((n) => /^\d+$/.test(n))) {
+    try {
+      const ppid = Number(readFileSync(`/proc/${d}/stat`, "utf8").split(") ")[1].split(" ")[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(d)]);
+    } catch { /* gone */ }
+  }
+  let kb = 0;
+  for (const stack = [web.pid!]; stack.length;) {
+    const pid = stack.pop()!;
+    try { kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0); } catch { /* gone */ }
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return kb / 1024;
+}
+const redisClients = async () => ((await getRedis("producer").client("LIST")) as string).trim().split("\n").length;
+
+// Warm the route once so the measurement does not include its first compilation/load.
+await new Promise<void>((resolve) => {
+  http.get(`${base}/api/events`, { headers: { authorization: `Bearer ${token}` } }, (res) => { res.destroy(); resolve(); });
+});
+await sleep(500);
+const rssBefore = webRssMb();
+const redisBefore = await redisClients();
+
+const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
+const sentAt = new Map<string, number>();
+const latencies: number[] = [];
+const received = new Array<number>(CLIENTS).fill(0);
+const requests: http.ClientRequest[] = [];
+
+function openClient(i: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const parser = new SseParser();
+    const req = http.get(`${base}/api/events`, { agent, headers: { authorization: `Bearer ${token}`, accept: "text/event-stream" } }, (res) => {
+      if (res.statusCode !== 200) return reject(new Error(`client ${i}: HTTP ${res.statusCode}`));
+      res.setEncoding("utf8");
+      res.on("data", (text: string) => {
+        for (const m of parser.push(text)) {
+          if (m.kind !== "event") continue;
+          if (m.event === "ready") { resolve(); continue; }
+          const at = sentAt.get(JSON.parse(m.data).message);
+          if (at !== undefined) { latencies.push(performance.now() - at); received[i]++; }
+        }
+      });
+    });
+    req.on("error", (err) => { if (!req.destroyed) reject(err); });
+    requests.push(req);
+  });
+}
+
+const t0 = performance.now();
+for (let i = 0; i < CLIENTS; i += 100) await Promise.all(Array.from({ length: Math.min(100, CLIENTS - i) }, (_, j) => openClient(i + j)));
+const connectSeconds = (performance.now() - t0) / 1000;
+await sleep(1_000);
+const rssConnected = webRssMb();
+const redisConnected = await redisClients();
+
+for (let n = 0; n < EVENTS; n++) {
+  const message = `bench-${n}`;
+  sentAt.set(message, performance.now());
+  await announce(team.id, { type: "activity", message });
+  await sleep(EVENT_GAP_MS);
+}
+for (const until = Date.now() + 10_000; latencies.length < CLIENTS * EVENTS && Date.now() < until;) await sleep(50);
+const rssAfter = webRssMb();
+
+for (const r of requests) r.destroy();
+await sleep(2_000);
+const rssClosed = webRssMb();
+
+const round = (x: number) => Math.round(x * 10) / 10;
+console.log(`clients: ${CLIENTS} concurrent SSE connections on one web process (connected in ${round(connectSeconds)} s)`);
+console.log(`events: ${EVENTS} published, ${latencies.length} of ${CLIENTS * EVENTS} deliveries received; clients missing any: ${received.filter((c) => c < EVENTS).length}`);
+console.log(`latency publish→client: p50 ${round(median(latencies))} ms, p99 ${round(percentile(latencies, 99))} ms, max ${round(Math.max(...latencies))} ms`);
+console.log(`web RSS: ${round(rssBefore)} MB before clients, ${round(rssConnected)} MB with ${CLIENTS} connected (${round(((rssConnected - rssBefore) * 1024) / CLIENTS)} KB per client), ${round(rssAfter)} MB after the events, ${round(rssClosed)} MB 2 s after they left`);
+console.log(`redis connections (server-wide): ${redisBefore} before clients, ${redisConnected} with ${CLIENTS} connected`);
+
+await new Promise((r) => { web.once("exit", r); web.kill("SIGTERM"); });
+await closeRedis();
+await closeDb();
+const cleaner = new (await import("ioredis")).Redis(env.REDIS_URL);
+for (let cursor = "0"; ;) {
+  const [next, keys] = await cleaner.scan(cursor, "MATCH", `${env.REDIS_PREFIX}:*`, "COUNT", 1000);
+  if (keys.length) await cleaner.del(...keys);
+  if ((cursor = next) === "0") break;
+}
+await cleaner.quit();
+await drop();
+clearTimeout(deadline);

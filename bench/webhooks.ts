@@ -1,0 +1,192 @@
+// Webhook intake (DESIGN.md targets: ≥ 2,000 verified deliveries/s on loopback, p99 ≤ 20 ms to
+// the 2xx; reaction p50 ≤ 50 ms, p99 ≤ 250 ms): one `next start` process and one worker process
+// on a private database, GitHub played by the local double, signed deliveries sent from a second
+// process. Prints deliveries/s accepted, p50/p99 to the 2xx, and webhook → fix-run-started latency.
+// Run: node --import tsx bench/webhooks.ts   (DELIVERIES, CONCURRENCY, FIX_RUNS override the sizes)
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { createHmac, randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync } from "node:fs";
+import http from "node:http";
+import { createRequire } from "node:module";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const SECRET = `bench-${randomBytes(12).toString("hex")}`;
+const FULL_NAME = "acme/widgets";
+const examples = createRequire(import.meta.url)("@octokit/webhooks-examples") as { name: string; examples: Record<string, any>[] }[]; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+function payloadOf(event: string, action: string, edit: (p: any) => void = () => {}): string { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const p = structuredClone(examples.find((e) => e.name === event)!.examples.find((x) => x.action === action)!);
+  Object.assign(p.repository, { full_name: FULL_NAME, name: "widgets" });
+  p.repository.owner.login = "acme";
+  edit(p);
+  return JSON.stringify(p);
+}
+
+function signedHeaders(event: string, raw: string, secret: string, deliveryId: string) {
+  return {
+    "content-type": "application/json", "x-github-event": event, "x-github-delivery": deliveryId,
+    "x-hub-signature-256": `sha256=${createHmac("sha256", secret).update(raw).digest("hex")}`, "user-agent": "GitHub-Hookshot/bench",
+  };
+}
+
+// ───────────── the sender: a second process on loopback ─────────────
+if (process.argv[2] === "--sender") {
+  const [url, secret, count, concurrency, tag] = process.argv.slice(3);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: Number(concurrency) });
+  // Issue comments on a plain issue: verified, stored, queued, then ignored by the worker.
+  const raw = payloadOf("issue_comment", "created");
+  const latencies: number[] = [];
+  const statuses: Record<number, number> = {};
+  let next = 0;
+  const send = (i: number) => new Promise<void>((resolve) => {
+    const started = performance.now();
+    const req = http.request(url, { method: "POST", agent, headers: signedHeaders("issue_comment", raw, secret, `${tag}-${i}`) }, (res) => {
+      res.resume();
+      res.on("end", () => {
+        latencies.push(performance.now() - started);
+        statuses[res.statusCode!] = (statuses[res.statusCode!] ?? 0) + 1;
+        resolve();
+      });
+    });
+    req.on("error", () => { statuses[0] = (statuses[0] ?? 0) + 1; resolve(); });
+    req.end(raw);
+  });
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: Number(concurrency) }, async () => {
+    while (next < Number(count)) await send(next++);
+  }));
+  const elapsedMs = performance.now() - t0;
+  agent.destroy();
+  process.stdout.write(JSON.stringify({ elapsedMs, latencies, statuses }));
+  process.exit(0);
+}
+
+// ───────────── the bench ─────────────
+const { benchEnvironment, median, percentile, root, sleep, startWorkers, stopWorkers, workersReady } = await import("./lib");
+const DELIVERIES = Number(process.env.DELIVERIES ?? 5_000);
+const CONCURRENCY = Number(process.env.CONCURRENCY ?? 32);
+const FIX_RUNS = Number(process.env.FIX_RUNS ?? 10);
+const DIST = ".next-gh";
+const deadline = setTimeout(() => { console.error("bench:webhooks gave up after 10 minutes"); process.exit(1); }, 600_000);
+
+if (!existsSync(join(root, DIST, "BUILD_ID"))) {
+  console.log(`building the app into ${DIST} (once)…`);
+  const build = spawnSync(join(root, "node_modules", ".bin", "next"), ["build"], {
+    cwd: root, stdio: "inherit", env: { ...process.env, NEXT_DIST_DIR: DIST, NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  if (build.status !== 0) throw new Error("next build failed");
+}
+
+const { GithubDouble } = await import("../test/helpers/github-double");
+const remotesRoot = mkdtempSync(join(tmpdir(), "rm-bench-remotes-"));
+const double = await new GithubDouble(remotesRoot).start();
+const { env, drop } = await benchEnvironment("webhooks");
+const githubEnv = {
+  GITHUB_API_URL: double.url, GITHUB_GIT_URL: join(remotesRoot, "{owner}", "{repo}.git"),
+  GITHUB_WEBHOOK_SECRET: SECRET, ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+};
+Object.assign(process.env, githubEnv);
+const allEnv = { ...env, ...githubEnv };
+
+const { getDb, closeDb } = await import("@/lib/db");
+const { closeRedis } = await import("@/lib/redis/connections");
+const { closeQueues } = await import("@/lib/queues");
+const { createProject } = await import("@/lib/projects/create");
+const { createDemoRepo } = await import("@/lib/demo/repo");
+const { encryptSecret } = await import("@/lib/github/crypto");
+
+const db = getDb();
+const team = await db.team.create({ data: { name: "Webhook bench", slug: `wh-${randomBytes(3).toString("hex")}` } });
+const profile = await db.agentProfile.create({ data: { teamId: team.id, name: "demo", adapter: "demo" } });
+const source = createDemoRepo(join(mkdtempSync(join(tmpdir(), "rm-bench-src-")), "repo"));
+execFileSync("git", ["clone", "--bare", "-q", source, join(remotesRoot, "acme", "widgets.git")]);
+const connection = await db.githubConnection.create({
+  data: { teamId: team.id, name: FULL_NAME, kind: "pat", encryptedToken: encryptSecret("ghp_benchbenchbenchbenchbench"), botLogin: double.login },
+});
+const project = await createProject(team.id, { name: "widgets", repoKind: "github", githubOwner: "acme", githubRepo: "widgets", baseBranch: "main", executorProfileId: profile.id }, { loopEnabled: true });
+await db.project.update({ where: { id: project.id }, data: { githubConnectionId: connection.id } });
+await db.projectSettings.update({ where: { projectId: project.id }, data: { spawnCooldownMs: 0, maxFixCycles: 100_000 } });
+const headBranch = "ringmaster/bench-pr";
+double.openPull(FULL_NAME, { number: 1, head: headBranch, base: "main" });
+const pr = await db.pullRequest.create({
+  data: { projectId: project.id, number: 1, url: `https://github.com/${FULL_NAME}/pull/1`, headBranch, baseBranch: "main" },
+});
+
+const port = await new Promise<number>((resolve) => {
+  const s = createServer().listen(0, "127.0.0.1", () => { const p = (s.address() as { port: number }).port; s.close(() => resolve(p)); });
+});
+const web = spawn(join(root, "node_modules", ".bin", "next"), ["start", "-p", String(port), "-H", "127.0.0.1"], {
+  cwd: root, stdio: ["ignore", "ignore", "inherit"],
+  env: { ...process.env, ...allEnv, NODE_ENV: "production", NEXT_DIST_DIR: DIST, NEXT_TELEMETRY_DISABLED: "1", AUTH_SECRET: randomBytes(32).toString("hex"), APP_URL: `http://127.0.0.1:${port}` },
+});
+const workers = startWorkers(1, { ...allEnv, TICK_SCHEDULES: "off" });
+const base = `http://127.0.0.1:${port}`;
+for (const until = Date.now() + 60_000; ;) {
+  if (web.exitCode !== null) throw new Error("next start exited");
+  if (await fetch(`${base}/api/health`).then((r) => r.ok, () => false)) break;
+  if (Date.now() > until) throw new Error("the web process did not become healthy");
+  await sleep(200);
+}
+await workersReady(workers);
+
+function runSender(count: number, concurrency: number, tag: string) {
+  return new Promise<{ elapsedMs: number; latencies: number[]; statuses: Record<string, number> }>((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "bench/webhooks.ts", "--sender", `${base}/api/webhooks/github`, SECRET, String(count), String(concurrency), tag], {
+      cwd: root, stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    child.stdout.on("data", (c) => { out += c; });
+    child.on("exit", (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`sender exited ${code}`))));
+  });
+}
+
+// Warm-up (route compilation, JIT, connection pools), then the measured burst.
+await runSender(300, 8, `warm-${randomBytes(2).toString("hex")}`);
+const burst = await runSender(DELIVERIES, CONCURRENCY, `burst-${randomBytes(2).toString("hex")}`);
+const accepted = Object.entries(burst.statuses).filter(([s]) => s.startsWith("2")).reduce((n, [, c]) => n + c, 0);
+const stored = await db.webhookDelivery.count({ where: { deliveryId: { startsWith: "burst-" } } });
+console.log(`webhook intake: ${DELIVERIES} signed deliveries, ${CONCURRENCY} concurrent, from a second process`);
+console.log(`  accepted: ${(accepted / (burst.elapsedMs / 1000)).toFixed(0)} deliveries/s (${accepted} 2xx, statuses ${JSON.stringify(burst.statuses)}, ${stored} stored)`);
+console.log(`  time to the 2xx: p50 ${median(burst.latencies).toFixed(1)} ms, p99 ${percentile(burst.latencies, 99).toFixed(1)} ms, max ${Math.max(...burst.latencies).toFixed(1)} ms`);
+
+// Let the worker drain the burst before measuring reaction.
+for (const until = Date.now() + 120_000; Date.now() < until;) {
+  if ((await db.webhookDelivery.count({ where: { status: { in: ["received", "processing"] } } })) === 0) break;
+  await sleep(200);
+}
+
+const reaction: number[] = [];
+for (let i = 0; i < FIX_RUNS; i++) {
+  double.addReview(FULL_NAME, 1, "greptile-apps[bot]", `Greptile: round ${i}.\n\n\`\`\`file review-${i}.txt\n${i}\n\`\`\``);
+  const raw = payloadOf("pull_request_review", "submitted", (p) => { p.pull_request.number = 1; p.review.user.login = "greptile-apps[bot]"; });
+  const sentAt = new Date();
+  const res = await fetch(`${base}/api/webhooks/github`, { method: "POST", headers: signedHeaders("pull_request_review", raw, SECRET, `review-${i}-${randomBytes(3).toString("hex")}`), body: raw });
+  if (res.status !== 202) throw new Error(`review delivery answered ${res.status}`);
+  const run = await (async () => {
+    for (const until = Date.now() + 60_000; Date.now() < until; await sleep(5)) {
+      const r = await db.run.findFirst({ where: { pullRequestId: pr.id, kind: "reviewer_fix", queuedAt: { gte: sentAt }, startedAt: { not: null } } });
+      if (r) return r;
+    }
+    throw new Error(`no fix run started for review ${i}`);
+  })();
+  reaction.push(run.startedAt!.getTime() - sentAt.getTime());
+  // The next round starts once this fix is pushed (one live fix per PR).
+  for (const until = Date.now() + 60_000; Date.now() < until; await sleep(50)) {
+    const r = await db.run.findUniqueOrThrow({ where: { id: run.id } });
+    if (r.finishedAt && r.mergeStatus !== "pending") break;
+  }
+}
+const comments = double.calls("POST", `/repos/${FULL_NAME}/issues/1/comments`).length;
+console.log(`webhook → fix run started (agent spawning), ${FIX_RUNS} reviews: p50 ${median(reaction)} ms, p99 ${percentile(reaction, 99)} ms (${reaction.join(", ")}); ${comments} rerun comments posted`);
+
+web.kill("SIGTERM");
+await stopWorkers(workers);
+await double.stop();
+await closeQueues();
+await closeRedis();
+await closeDb();
+await drop();
+clearTimeout(deadline);
+process.exit(0);
