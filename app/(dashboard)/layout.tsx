@@ -2,22 +2,28 @@ import Link from "next/link";
 import { signOut } from "@/auth";
 import { requireViewer } from "./current";
 import { Nav } from "./nav";
+import { QueryProvider } from "./_live/query-provider";
+import { LiveProvider } from "./_live/live-provider";
+import { LiveIndicator } from "./_ui/live-indicator";
 
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
   const viewer = await requireViewer();
   return (
-    <>
-      <header className="top">
-        <Link href="/" className="brand">Ringmaster</Link>
-        <span className="muted">{viewer.team.name}</span>
-        <Nav />
-        <span className="spacer" />
-        <span className="muted who">{viewer.email}</span>
-        <form action={async () => { "use server"; await signOut({ redirectTo: "/login" }); }}>
-          <button className="secondary" type="submit">Sign out</button>
-        </form>
-      </header>
-      <main>{children}</main>
-    </>
+    <QueryProvider>
+      <LiveProvider>
+        <header className="top">
+          <Link href="/" className="brand">Ringmaster</Link>
+          <span className="muted">{viewer.team.name}</span>
+          <Nav />
+          <span className="spacer" />
+          <LiveIndicator />
+          <span className="muted who">{viewer.email}</span>
+          <form action={async () => { "use server"; await signOut({ redirectTo: "/login" }); }}>
+            <button className="secondary" type="submit">Sign out</button>
+          </form>
+        </header>
+        <main>{children}</main>
+      </LiveProvider>
+    </QueryProvider>
   );
 }

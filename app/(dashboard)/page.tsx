@@ -1,24 +1,23 @@
+import Link from "next/link";
 import { listProjectsWithStatus } from "@/lib/projects/queries";
+import { roleAtLeast } from "@/lib/teams/membership";
 import { requireViewer } from "./current";
-import { ProjectCard } from "./project-card";
+import { ProjectsList, type ProjectItem } from "./projects-list";
 
 export const dynamic = "force-dynamic";
 
 export default async function ProjectsPage() {
   const viewer = await requireViewer();
   const projects = await listProjectsWithStatus(viewer.team.id);
+  // Serialized as the API would send it, so the live query can replace it seamlessly.
+  const initial = JSON.parse(JSON.stringify(projects)) as ProjectItem[];
   return (
     <>
-      <h1>Projects</h1>
-      {projects.length === 0 ? (
-        <div className="panel">
-          <p>No projects yet. A project is a git repository Ringmaster runs agents on.</p>
-        </div>
-      ) : (
-        <div className="grid">
-          {projects.map((p) => <ProjectCard key={p.id} project={p} />)}
-        </div>
-      )}
+      <div className="row spread">
+        <h1>Projects</h1>
+        {roleAtLeast(viewer.role, "admin") && <Link className="button" href="/projects/new">New project</Link>}
+      </div>
+      <ProjectsList initial={initial} />
     </>
   );
 }

@@ -1,0 +1,46 @@
+"use client";
+
+import Link from "next/link";
+import { useQuery } from "@tanstack/react-query";
+import { api } from "./_ui/api";
+import { Ago } from "./_ui/time";
+
+export interface ProjectItem {
+  id: string; name: string; repo: string; baseBranch: string; mode: string; parallelEnabled: boolean; maxParallel: number;
+  running: number; pending: number; inProgress: number; done: number; failed: number; lastActivityAt: string | null;
+}
+
+export function ProjectsList({ initial }: { initial: ProjectItem[] }) {
+  const { data } = useQuery({
+    queryKey: ["projects"],
+    queryFn: () => api<{ projects: ProjectItem[] }>("/api/projects").then((r) => r.projects),
+    initialData: initial,
+  });
+  if (data.length === 0) {
+    return (
+      <div className="panel empty">
+        <p><strong>No projects yet.</strong> A project is a git repository Ringmaster runs agents on.</p>
+        <Link className="button" href="/projects/new">Create your first project</Link>
+      </div>
+    );
+  }
+  return (
+    <div className="grid">
+      {data.map((p) => (
+        <Link key={p.id} href={`/projects/${p.id}`} className="panel card-link" data-testid="project-card">
+          <h2>{p.name}</h2>
+          <p className="muted small ellipsis">{p.repo} · {p.baseBranch}</p>
+          <span className={`badge ${p.mode}`}>loop {p.mode}</span>{" "}
+          <span className="badge">{p.parallelEnabled ? `parallel ≤ ${p.maxParallel}` : "serial"}</span>
+          <div className="stats">
+            <span><strong>{p.running}</strong>/{p.parallelEnabled ? p.maxParallel : 1} running</span>
+            <span><strong>{p.pending}</strong> pending</span>
+            <span><strong>{p.done}</strong> done</span>
+            <span className={p.failed ? "error" : undefined}><strong>{p.failed}</strong> failed</span>
+          </div>
+          <p className="muted small">last activity <Ago at={p.lastActivityAt} /></p>
+        </Link>
+      ))}
+    </div>
+  );
+}

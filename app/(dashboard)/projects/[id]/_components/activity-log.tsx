@@ -1,0 +1,39 @@
+"use client";
+
+import { useState } from "react";
+import { Ago } from "../../../_ui/time";
+import { useActivity } from "./use-project";
+
+const filters = [
+  { value: "", label: "Everything" },
+  { value: "loopStatus", label: "Loop status" },
+  { value: "taskAssigned", label: "Assigned" },
+  { value: "taskCompleted", label: "Completed" },
+  { value: "taskFailed", label: "Failed" },
+  { value: "promptsChange", label: "Prompts" },
+];
+
+export function ActivityLog({ projectId }: { projectId: string }) {
+  const [type, setType] = useState("");
+  const { data: events } = useActivity(projectId, type || undefined);
+  return (
+    <section className="panel" aria-label="Activity">
+      <div className="row spread">
+        <h2>Activity</h2>
+        <label className="inline">Show{" "}
+          <select value={type} onChange={(e) => setType(e.target.value)}>
+            {filters.map((f) => <option key={f.value} value={f.value}>{f.label}</option>)}
+          </select>
+        </label>
+      </div>
+      {events && events.length === 0 && <p className="muted">Nothing yet. Loop decisions, assignments and results appear here as they happen.</p>}
+      <ol className="activity" data-testid="activity">
+        {events?.map((e) => (
+          <li key={e.id} className={`ev-${e.type}`}>
+            <span className="small muted"><Ago at={e.createdAt} /></span> <span className="badge">{e.type}</span> {e.message}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}

@@ -1,0 +1,58 @@
+"use client";
+
+import { useEffect } from "react";
+import { api } from "../../../_ui/api";
+import { useProject, useProjectAction } from "./use-project";
+
+type LoopBody = { action: "start" | "stop" | "pause" | "resume" | "tick" } | { action: "loop" | "parallel"; enabled: boolean };
+
+const typing = (el: EventTarget | null) =>
+  el instanceof HTMLElement && (el.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(el.tagName));
+
+/** Seed 000's controls: Loop (o) and Parallel (p) toggles; seed 003's start/pause/resume/stop. */
+export function LoopControls({ projectId, canOperate }: { projectId: string; canOperate: boolean }) {
+  const { data: project } = useProject(projectId);
+  const act = useProjectAction(projectId, (body: LoopBody) => api(`/api/projects/${projectId}/loop`, { method: "POST", body }));
+  const mode = project?.loop.mode ?? "stopped";
+  const parallel = project?.settings?.parallelEnabled ?? true;
+
+  useEffect(() => {
+    if (!canOperate) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.metaKey || e.ctrlKey || e.altKey || typing(e.target)) return;
+      if (e.key === "o") act.mutate({ action: "loop", enabled: mode !== "running" });
+      if (e.key === "p") act.mutate({ action: "parallel", enabled: !parallel });
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [canOperate, mode, parallel, act]);
+
+  if (!project) return <div className="panel controls skeleton" aria-busy="true" />;
+  const busy = act.isPending || !canOperate;
+  const backoff = project.loop.planner.unproductiveSpawns;
+  return (
+    <section className="panel controls" aria-label="Loop controls">
+      <div className="row">
+        <span className={`badge ${mode}`} data-testid="loop-mode">loop {mode}</span>
+        <button type="button" role="switch" aria-checked={mode === "running"} disabled={busy} aria-keyshortcuts="o"
+          onClick={() => act.mutate({ action: "loop", enabled: mode !== "running" })}>
+          Loop <kbd>o</kbd>
+        </button>
+        <button type="button" role="switch" aria-checked={parallel} disabled={busy} aria-keyshortcuts="p" className="secondary"
+          onClick={() => act.mutate({ action: "parallel", enabled: !parallel })}>
+          Parallel {parallel ? `on (≤ ${project.settings?.maxParallel})` : "off"} <kbd>p</kbd>
+        </button>
+        {mode === "running" && <button type="button" className="secondary" disabled={busy} onClick={() => act.mutate({ action: "pause" })}>Pause</button>}
+        {mode === "paused" && <button type="button" className="secondary" disabled={busy} onClick={() => act.mutate({ action: "resume" })}>Resume</button>}
+        {(mode === "running" || mode === "paused") && <button type="button" className="secondary" disabled={busy} onClick={() => act.mutate({ action: "stop" })}>Stop</button>}
+        <button type="button" className="secondary" disabled={busy} onClick={() => act.mutate({ action: "tick" })}>Force tick</button>
+      </div>
+      <p className="status-line" data-testid="loop-status">{project.loop.lastStatus ?? "No tick yet"}</p>
+      <p className="muted small">
+        Branch {project.activeBranch ?? project.baseBranch} · planning key {project.planningKey} · tick #{project.loop.tickCount}
+        {backoff > 0 && <> · planner backoff: {backoff} unproductive spawn{backoff === 1 ? "" : "s"}</>}
+      </p>
+      {act.error && <p className="error" role="alert">{act.error.message}</p>}
+    </section>
+  );
+}

@@ -1,0 +1,45 @@
+"use client";
+
+import Link from "next/link";
+import { api } from "../../../_ui/api";
+import type { PromptRow } from "../../../_ui/types";
+import { useProjectAction } from "./use-project";
+
+export function PromptCard({ projectId, prompt: p, blockedBy, canOperate }: { projectId: string; prompt: PromptRow; blockedBy: number[]; canOperate: boolean }) {
+  const action = useProjectAction(projectId, (body: { action: "cancel" | "retry" }) => api(`/api/prompts/${p.id}/actions`, { method: "POST", body }));
+  const edit = useProjectAction(projectId, (priority: number) => api(`/api/prompts/${p.id}`, { method: "PATCH", body: { priority } }));
+  const editable = p.status === "pending" || p.status === "failed" || p.status === "cancelled";
+  return (
+    <article className="card" data-testid="prompt-card" data-number={p.number} data-status={p.status}>
+      <div className="row spread">
+        <Link href={`/prompts/${p.id}`} className="card-title">P{p.number} {p.title}</Link>
+        <span className={`badge prio-${p.priority}`} title="priority">P{p.priority}</span>
+      </div>
+      {p.dependencies.length > 0 && (
+        <p className="small muted">
+          after {p.dependencies.map((d) => `P${d}`).join(", ")}
+          {blockedBy.length > 0 && p.status === "pending" && <> · <span className="warn" data-testid="blocked-by">blocked by {blockedBy.map((d) => `P${d}`).join(", ")}</span></>}
+        </p>
+      )}
+      {p.approval === "pending" && <p className="small warn">waiting for approval</p>}
+      {p.attempts > 0 && <p className="small muted">attempt {p.attempts}/{p.maxAttempts}</p>}
+      {canOperate && (
+        <div className="row actions">
+          {editable && (
+            <>
+              <button type="button" className="icon" aria-label={`Raise priority of P${p.number}`} disabled={p.priority <= 1 || edit.isPending} onClick={() => edit.mutate(p.priority - 1)}>↑</button>
+              <button type="button" className="icon" aria-label={`Lower priority of P${p.number}`} disabled={p.priority >= 4 || edit.isPending} onClick={() => edit.mutate(p.priority + 1)}>↓</button>
+            </>
+          )}
+          {(p.status === "pending" || p.status === "in_progress") && (
+            <button type="button" className="link" onClick={() => action.mutate({ action: "cancel" })} disabled={action.isPending}>Cancel</button>
+          )}
+          {(p.status === "failed" || p.status === "cancelled") && (
+            <button type="button" className="link" onClick={() => action.mutate({ action: "retry" })} disabled={action.isPending}>Retry</button>
+          )}
+        </div>
+      )}
+      {(action.error || edit.error) && <p className="error small" role="alert">{(action.error ?? edit.error)!.message}</p>}
+    </article>
+  );
+}

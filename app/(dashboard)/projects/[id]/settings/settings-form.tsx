@@ -1,0 +1,101 @@
+"use client";
+
+import Link from "next/link";
+import { useState } from "react";
+import { useMutation } from "@tanstack/react-query";
+import { api, ApiError } from "../../../_ui/api";
+import { Field } from "../../../_ui/field";
+
+type Values = Record<string, unknown>;
+type Profile = { id: string; name: string; adapter: string };
+
+const numberFields: Array<[string, string, string]> = [
+  ["tickIntervalMs", "Tick interval (ms)", "safety-net tick; changes wake the loop at once anyway"],
+  ["maxParallel", "Max parallel executors", "when Parallel is on"],
+  ["spawnCooldownMs", "Spawn cooldown (ms)", "seed 000: 10000; also the planner backoff base"],
+  ["maxAttempts", "Retry limit (attempts)", "then the prompt fails and its log goes to the planner"],
+  ["maxRunDurationMs", "Max run duration (ms)", "SIGTERM, then SIGKILL of the agent's process group"],
+  ["prCheckFrequency", "PR review check every N ticks", "fallback when webhooks are not configured"],
+  ["maxFixCycles", "Review-fix cycles per PR", "past the cap a human is asked"],
+];
+const textFields: Array<[string, string]> = [
+  ["reviewDetectionString", "Review detection string"],
+  ["rerunComment", "Rerun comment"],
+  ["verifyCommand", "Verify command (e.g. npm test)"],
+];
+const boolFields: Array<[string, string]> = [
+  ["parallelEnabled", "Parallel executors"], ["plannerEnabled", "Planner when the queue is empty"], ["autoMerge", "Merge pull requests automatically"],
+  ["approveMerges", "Approval before merging a PR"], ["approveFixPastCap", "Approval for fix cycles past the cap"],
+];
+
+export function SettingsForm({ projectId, initial, profiles, readOnly }: { projectId: string; initial: Values; profiles: Profile[]; readOnly: boolean }) {
+  const [values, setValues] = useState<Values>({ ...initial, modelRouting: JSON.stringify(initial.modelRouting ?? {}, null, 2) });
+  const [routingError, setRoutingError] = useState<string>();
+  const save = useMutation({ mutationFn: (body: Values) => api(`/api/projects/${projectId}/settings`, { method: "PATCH", body }) });
+  const err = save.error instanceof ApiError ? save.error : null;
+  const errorFor = (f: string) => (err?.field === f || err?.field?.startsWith(`${f}.`) ? err.message : f === "modelRouting" ? routingError : undefined);
+  const set = (k: string, v: unknown) => setValues({ ...values, [k]: v });
+
+  const submit = (e: React.FormEvent) => {
+    e.preventDefault();
+    let modelRouting: unknown;
+    try { modelRouting = JSON.parse(String(values.modelRouting || "{}")); setRoutingError(undefined); } catch {
+      setRoutingError("modelRouting must be a JSON object like {\"frontend\": \"model-name\"}");
+      return;
+    }
+    const body: Values = { ...values, modelRouting };
+    for (const [k] of numberFields) body[k] = values[k] === "" ? NaN : Number(values[k]);
+    save.mutate(body);
+  };
+
+  return (
+    <form className="panel settings" onSubmit={submit} aria-label="Project settings">
+      <fieldset disabled={readOnly || save.isPending}>
+        <div className="grid-form">
+          {numberFields.map(([k, label, hint]) => (
+            <Field key={k} label={label} hint={hint} error={errorFor(k)}>
+              <input name={k} inputMode="numeric" value={String(values[k] ?? "")} onChange={(e) => set(k, e.target.value)} />
+            </Field>
+          ))}
+          {textFields.map(([k, label]) => (
+            <Field key={k} label={label} error={errorFor(k)}>
+              <input name={k} value={String(values[k] ?? "")} onChange={(e) => set(k, e.target.value)} />
+            </Field>
+          ))}
+          <Field label="Merge method" error={errorFor("mergeMethod")}>
+            <select name="mergeMethod" value={String(values.mergeMethod)} onChange={(e) => set("mergeMethod", e.target.value)}>
+              {["squash", "merge", "rebase"].map((m) => <option key={m}>{m}</option>)}
+            </select>
+          </Field>
+          <Field label="Approval before a prompt runs" error={errorFor("approvalPolicy")}>
+            <select name="approvalPolicy" value={String(values.approvalPolicy)} onChange={(e) => set("approvalPolicy", e.target.value)}>
+              <option value="none">none</option><option value="planner">planner-created prompts</option><option value="all">all prompts</option>
+            </select>
+          </Field>
+          {(["executorProfileId", "plannerProfileId"] as const).map((k) => (
+            <Field key={k} label={k === "executorProfileId" ? "Executor agent profile" : "Planner agent profile"} error={errorFor(k)}>
+              <select name={k} value={String(values[k] ?? "")} onChange={(e) => set(k, e.target.value || null)}>
+                <option value="">— none —</option>
+                {profiles.map((p) => <option key={p.id} value={p.id}>{p.name} ({p.adapter})</option>)}
+              </select>
+            </Field>
+          ))}
+        </div>
+        <Field label="Model routing by domain (JSON)" hint='seed 002: {"frontend": "model-a", "backend": "model-b"}' error={errorFor("modelRouting")}>
+          <textarea name="modelRouting" rows={4} value={String(values.modelRouting)} onChange={(e) => set("modelRouting", e.target.value)} />
+        </Field>
+        <div className="checks">
+          {boolFields.map(([k, label]) => (
+            <label key={k} className="check"><input type="checkbox" name={k} checked={Boolean(values[k])} onChange={(e) => set(k, e.target.checked)} /> {label}</label>
+          ))}
+        </div>
+        {err && !err.field && <p className="error" role="alert">{err.message}</p>}
+        <div className="row">
+          <button type="submit">Save settings</button>
+          <Link href={`/projects/${projectId}`} className="button secondary">Back to project</Link>
+          {save.isSuccess && <span role="status" className="ok">Saved</span>}
+        </div>
+      </fieldset>
+    </form>
+  );
+}

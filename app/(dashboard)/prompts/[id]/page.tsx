@@ -1,0 +1,60 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import Markdown from "react-markdown";
+import { getDb } from "@/lib/db";
+import { requireViewer } from "../../current";
+
+export const dynamic = "force-dynamic";
+
+export default async function PromptPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const viewer = await requireViewer();
+  const prompt = await getDb().prompt.findFirst({
+    where: { id, project: { teamId: viewer.team.id } },
+    include: {
+      project: { select: { id: true, name: true } },
+      runs: { orderBy: { queuedAt: "desc" } },
+      pullRequests: true,
+      threads: { include: { turns: { orderBy: { seq: "asc" } } } },
+    },
+  });
+  if (!prompt) notFound();
+  return (
+    <div className="prompt">
+      <p className="muted"><Link href={`/projects/${prompt.project.id}`}>{prompt.project.name}</Link></p>
+      <h1>P{prompt.number} {prompt.title} <span className={`badge ${prompt.status}`} data-testid="prompt-status">{prompt.status}</span></h1>
+      <p className="muted small">
+        priority P{prompt.priority} · {prompt.dependencies.length ? `after ${prompt.dependencies.map((d) => `P${d}`).join(", ")}` : "no dependencies"}
+        {" · "}from {prompt.origin} · attempts {prompt.attempts}/{prompt.maxAttempts}{prompt.domain ? ` · domain ${prompt.domain}` : ""}
+      </p>
+      <article className="panel markdown"><Markdown>{prompt.body || "_No body._"}</Markdown></article>
+      {prompt.failureLog && (
+        <details className="panel"><summary>Failure log</summary><pre className="log">{prompt.failureLog}</pre></details>
+      )}
+      <h2>Runs</h2>
+      {prompt.runs.length === 0 ? <p className="muted">Not run yet.</p> : (
+        <ul className="runs">
+          {prompt.runs.map((r) => (
+            <li key={r.id}>
+              <Link href={`/runs/${r.id}`}>attempt {r.attempt}</Link> <span className={`badge ${r.status}`}>{r.status}</span>
+              <span className="muted small">{r.queuedAt.toISOString()}{r.mergeStatus ? ` · merge ${r.mergeStatus}` : ""}{r.error ? ` · ${r.error}` : ""}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <h2>Pull request</h2>
+      {prompt.pullRequests.length === 0 ? <p className="muted">None: local projects merge into their base branch.</p> : (
+        <ul>{prompt.pullRequests.map((pr) => <li key={pr.id}><a href={pr.url}>#{pr.number}</a> {pr.state}</li>)}</ul>
+      )}
+      <h2>Conversation</h2>
+      {prompt.threads.flatMap((t) => t.turns).length === 0 ? <p className="muted">No messages about this prompt yet.</p> : (
+        <ol className="thread">
+          {prompt.threads.flatMap((t) => t.turns).map((turn) => (
+            <li key={turn.id}><strong>{turn.actor}</strong> <span className="small muted">{turn.status === "evaluated" ? "✓✓ read" : turn.status === "delivered" ? "✓ delivered" : "sent"}</span>
+              <div>{turn.content}</div></li>
+          ))}
+        </ol>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,83 @@
+import { expect, test } from "@playwright/test";
+import { makeRepo, screenshots, signIn } from "./helpers";
+
+const edit = (file: string, ms: number) => `print working on ${file}\nsleep ${ms}\n\n\`\`\`file ${file}\n${file}\n\`\`\`\n`;
+const chatty = Array.from({ length: 8 }, (_, i) => `print step ${i + 1} of 8\nsleep 700`).join("\n") + "\n\n```file c.txt\nc\n```\n";
+
+test("create a project, queue dependent prompts, run them live, keyboard toggles, settings errors, reload mid-run", async ({ page }) => {
+  test.setTimeout(120_000);
+  await signIn(page);
+
+  // Create a project on a local repository.
+  await page.getByRole("link", { name: "New project" }).click();
+  await page.getByLabel("Name").fill("Live e2e");
+  await page.getByLabel("Repository path").fill(makeRepo());
+  await screenshots(page, "new-project");
+  await page.getByRole("button", { name: "Create project" }).click();
+  await expect(page.getByRole("heading", { name: "Live e2e" })).toBeVisible();
+  await expect(page.getByTestId("loop-mode")).toHaveText("loop stopped");
+  await expect(page.getByTestId("live-status")).toHaveText("live");
+
+  // Three prompts; the third depends on the first two.
+  const add = async (title: string, body: string, deps = "") => {
+    await page.getByRole("button", { name: "New prompt" }).click();
+    await page.getByLabel("Title").fill(title);
+    await page.getByLabel("Prompt (Markdown)").fill(body);
+    if (deps) await page.getByLabel("Depends on").fill(deps);
+    await page.getByRole("button", { name: "Add prompt" }).click();
+    await expect(page.getByTestId("prompt-card").filter({ hasText: title })).toBeVisible();
+  };
+  await add("Write A", edit("a.txt", 1500));
+  await add("Write B", edit("b.txt", 1500));
+  await add("Combine", chatty, "1, 2");
+  await expect(page.getByTestId("blocked-by")).toHaveText("blocked by P1, P2");
+  await screenshots(page, "project-queued");
+
+  // Parallel off then on with the keyboard (p), then start the loop (o).
+  await page.locator("body").press("p");
+  await expect(page.getByRole("switch", { name: /Parallel/ })).toHaveAttribute("aria-checked", "false");
+  await page.locator("body").press("p");
+  await expect(page.getByRole("switch", { name: /Parallel/ })).toHaveAttribute("aria-checked", "true");
+  await page.locator("body").press("o");
+  await expect(page.getByTestId("loop-mode")).toHaveText("loop running");
+
+  // Runs appear and finish without a reload; P3 runs only after P1 and P2 are done.
+  const column = (status: string) => page.getByTestId(`column-${status}`);
+  await expect(page.getByTestId("running-agent").first()).toBeVisible({ timeout: 20_000 });
+  await screenshots(page, "project-running");
+  await expect(column("done").getByTestId("prompt-card")).toHaveCount(2, { timeout: 30_000 });
+  await expect(column("pending").getByTestId("prompt-card").filter({ hasText: "Combine" })).toHaveCount(0, { timeout: 15_000 });
+
+  // Follow P3's run: its log streams; a reload mid-run continues from where it was.
+  await page.getByTestId("running-agent").filter({ hasText: "Combine" }).getByRole("link").click();
+  await expect(page.getByTestId("run-log")).toContainText("step 2 of 8", { timeout: 20_000 });
+  await page.reload();
+  await expect(page.getByTestId("run-log")).toContainText("step 1 of 8");
+  await expect(page.getByTestId("run-log")).toContainText("step 8 of 8", { timeout: 20_000 });
+  await expect(page.getByTestId("run-status")).toHaveText("succeeded", { timeout: 20_000 });
+  await expect(page.getByTestId("log-status")).toHaveText("complete");
+  expect(await page.getByTestId("run-log").getByText("step 1 of 8").count()).toBe(1);
+  await screenshots(page, "run");
+
+  // The prompt page renders its body as Markdown, with its runs.
+  await page.getByRole("link", { name: /P3 Combine/ }).click();
+  await expect(page.getByTestId("prompt-status")).toHaveText("done", { timeout: 20_000 });
+  await screenshots(page, "prompt");
+
+  // An invalid setting shows its error next to the field and changes nothing.
+  await page.getByRole("link", { name: "Live e2e" }).click();
+  await page.getByRole("link", { name: "Settings" }).click();
+  await page.getByLabel("Max parallel executors").fill("0");
+  await page.getByRole("button", { name: "Save settings" }).click();
+  await expect(page.locator(".field.invalid")).toContainText("maxParallel must be at least 1");
+  await screenshots(page, "settings-error");
+  await page.getByLabel("Max parallel executors").fill("2");
+  await page.getByRole("button", { name: "Save settings" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Saved" })).toBeVisible();
+
+  await page.getByRole("link", { name: "Back to project" }).click();
+  await expect(column("done").getByTestId("prompt-card")).toHaveCount(3);
+  await screenshots(page, "project-done");
+  await page.getByRole("link", { name: "Ringmaster" }).click();
+  await screenshots(page, "projects");
+});

@@ -1,0 +1,33 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, type Page } from "@playwright/test";
+
+export async function signIn(page: Page, email = process.env.E2E_EMAIL!, password = process.env.E2E_PASSWORD!) {
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { name: "Projects" })).toBeVisible();
+}
+
+/** A fresh local git repository on `main`, as a user would point a project at. */
+export function makeRepo(): string {
+  const dir = join(mkdtempSync(join(tmpdir(), "rm-e2e-repo-")), "app");
+  const env = { ...process.env, GIT_AUTHOR_NAME: "e2e", GIT_AUTHOR_EMAIL: "e2e@localhost", GIT_COMMITTER_NAME: "e2e", GIT_COMMITTER_EMAIL: "e2e@localhost" };
+  execFileSync("git", ["init", "-q", "-b", "main", dir], { env });
+  writeFileSync(join(dir, "README.md"), "# e2e\n");
+  execFileSync("git", ["add", "-A"], { cwd: dir, env });
+  execFileSync("git", ["commit", "-q", "-m", "init"], { cwd: dir, env });
+  return dir;
+}
+
+/** Screenshots of a page at desktop and phone width, saved as test artifacts. */
+export async function screenshots(page: Page, name: string) {
+  const size = page.viewportSize();
+  await page.screenshot({ path: `test-results/screenshots/${name}-desktop.png`, fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: `test-results/screenshots/${name}-phone.png`, fullPage: true });
+  if (size) await page.setViewportSize(size);
+}
