@@ -2,7 +2,9 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import Markdown from "react-markdown";
 import { getDb } from "@/lib/db";
+import { roleAtLeast } from "@/lib/teams/membership";
 import { requireViewer } from "../../current";
+import { EditPrompt } from "./edit-prompt";
 
 export const dynamic = "force-dynamic";
 
@@ -19,6 +21,7 @@ export default async function PromptPage({ params }: { params: Promise<{ id: str
     },
   });
   if (!prompt) notFound();
+  const canEdit = roleAtLeast(viewer.role, "operator");
   return (
     <div className="prompt">
       <p className="muted"><Link href={`/projects/${prompt.project.id}`}>{prompt.project.name}</Link></p>
@@ -28,6 +31,9 @@ export default async function PromptPage({ params }: { params: Promise<{ id: str
         {" · "}from {prompt.origin} · attempts {prompt.attempts}/{prompt.maxAttempts}{prompt.domain ? ` · domain ${prompt.domain}` : ""}
       </p>
       <article className="panel markdown"><Markdown>{prompt.body || "_No body._"}</Markdown></article>
+      {canEdit && ["pending", "failed", "cancelled"].includes(prompt.status) && (
+        <EditPrompt id={prompt.id} title={prompt.title} body={prompt.body} priority={prompt.priority} dependencies={prompt.dependencies} />
+      )}
       {prompt.failureLog && (
         <details className="panel"><summary>Failure log</summary><pre className="log">{prompt.failureLog}</pre></details>
       )}

@@ -1,0 +1,15 @@
+import { requireRole } from "@/lib/auth/actor";
+import { createProfile, listProfiles } from "@/lib/profiles/profiles";
+import { handle, readJson, requireActor } from "@/app/api/_lib/handler";
+
+export const GET = handle(async (req) => {
+  const actor = await requireActor(req);
+  return Response.json({ profiles: await listProfiles(actor.teamId) });
+});
+
+export const POST = handle(async (req) => {
+  const actor = await requireActor(req);
+  const input = await readJson(req);
+  requireRole(actor, "admin");
+  return Response.json({ profile: await createProfile(actor.teamId, input) }, { status: 201 });
+});
