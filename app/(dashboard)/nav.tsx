@@ -1,7 +1,13 @@
 import Link from "next/link";
 
 // The dashboard's sections; each area adds its own entry here.
-const links = [{ href: "/", label: "Projects" }];
+const links = [
+  { href: "/", label: "Projects" },
+  { href: "/profiles", label: "Agents" },
+  { href: "/approvals", label: "Approvals" },
+  { href: "/team", label: "Team" },
+  { href: "/audit", label: "Audit" },
+];
 
 export function Nav() {
   return (

@@ -1,7 +1,8 @@
 "use server";
 
-import { AuthError } from "next-auth";
+import { AuthError, CredentialsSignin } from "next-auth";
 import { signIn } from "@/auth";
+import { safeNext } from "../form-state";
 
 export interface LoginState {
   error?: string;
@@ -14,11 +15,18 @@ export async function login(_prev: LoginState, form: FormData): Promise<LoginSta
     await signIn("credentials", {
       email,
       password: String(form.get("password") ?? ""),
-      redirectTo: "/",
+      redirectTo: safeNext(String(form.get("next") ?? "/")),
     });
     return {};
   } catch (err) {
+    if (err instanceof CredentialsSignin && err.code === "rate_limited") {
+      return { error: "Too many sign-in attempts. Wait 15 minutes, then try again.", email };
+    }
     if (err instanceof AuthError) return { error: "Email or password is incorrect.", email };
     throw err;
   }
+}
+
+export async function loginWithGithub(form: FormData) {
+  await signIn("github", { redirectTo: safeNext(String(form.get("next") ?? "/")) });
 }

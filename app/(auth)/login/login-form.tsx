@@ -3,10 +3,11 @@
 import { useActionState } from "react";
 import { login, type LoginState } from "./actions";
 
-export function LoginForm() {
+export function LoginForm({ next }: { next: string }) {
   const [state, action, pending] = useActionState<LoginState, FormData>(login, {});
   return (
     <form action={action}>
+      <input type="hidden" name="next" value={next} />
       <label>
         Email
         <input name="email" type="email" autoComplete="username" required autoFocus defaultValue={state.email} key={state.email} />

@@ -1,0 +1,51 @@
+"use server";
+
+import { cookies } from "next/headers";
+import { redirect } from "next/navigation";
+import { z } from "zod";
+import { auth, signIn } from "@/auth";
+import { acceptInvitation } from "@/lib/teams/accept";
+import { AccessError } from "@/lib/teams/membership";
+import { INVITE_COOKIE } from "@/lib/auth/oauth";
+import { accountInput, fieldErrors } from "@/lib/auth/schemas";
+import { text, type FormState } from "../../form-state";
+
+function explain(err: unknown, values: Record<string, string>): FormState {
+  if (err instanceof z.ZodError) return { errors: fieldErrors(err), values };
+  if (err instanceof AccessError) return { errors: { form: "This invitation is not valid any more. Ask for a new link." }, values };
+  throw err;
+}
+
+/** A new account from the invitation, then a session for it. */
+export async function acceptWithAccount(token: string, _prev: FormState, form: FormData): Promise<FormState> {
+  const raw = { name: text(form, "name"), email: text(form, "email"), password: text(form, "password") };
+  const values = { name: raw.name, email: raw.email };
+  const parsed = accountInput.safeParse(raw);
+  if (!parsed.success) return { errors: fieldErrors(parsed.error), values };
+  try {
+    await acceptInvitation(token, raw);
+  } catch (err) {
+    return explain(err, values);
+  }
+  await signIn("credentials", { email: parsed.data.email, password: raw.password, redirectTo: "/" });
+  return {};
+}
+
+/** The signed-in person joins the inviting team with their account. */
+export async function acceptAsSignedIn(token: string, _prev: FormState): Promise<FormState> {
+  const userId = (await auth())?.user?.id;
+  if (!userId) return { errors: { form: "Your session has ended: sign in again." } };
+  try {
+    await acceptInvitation(token, { userId });
+  } catch (err) {
+    return explain(err, {});
+  }
+  (await cookies()).delete(INVITE_COOKIE);
+  redirect("/");
+}
+
+/** GitHub sign-in for an invitee: the cookie tells the sign-in callback which invitation lets them in. */
+export async function acceptWithGithub(token: string) {
+  (await cookies()).set(INVITE_COOKIE, token, { httpOnly: true, sameSite: "lax", maxAge: 900, path: "/" });
+  await signIn("github", { redirectTo: `/invite/${token}` });
+}

@@ -1,0 +1,56 @@
+"use client";
+
+import { useState } from "react";
+import type { ApprovalItem } from "@/lib/approvals/list";
+import { Ago } from "../../_ui/time";
+import { useSend } from "../../team/_components/use-send";
+
+const kindLabel = { prompt_run: "Run a prompt", pr_merge: "Merge a pull request", fix_cycle_cap: "Another review-fix cycle past the cap" } as const;
+
+export function ApprovalCard({ item, canDecide }: { item: ApprovalItem; canDecide: boolean }) {
+  const { send, error, pending, fieldError } = useSend();
+  const [comment, setComment] = useState("");
+  const id = `comment-${item.id}`;
+  return (
+    <article className="panel approval" data-testid="approval" aria-labelledby={`${id}-h`}>
+      <div className="approval-head">
+        <span className="badge">{kindLabel[item.kind]}</span>
+        <span className="muted small">{item.project.name}</span>
+      </div>
+      {item.prompt && (
+        <>
+          <h3 id={`${id}-h`}>P{item.prompt.number} {item.prompt.title}</h3>
+          {item.prompt.body && <pre className="excerpt">{item.prompt.body}</pre>}
+        </>
+      )}
+      {item.pullRequest && (
+        <h3 id={`${id}-h`}>
+          <a href={item.pullRequest.url} rel="noreferrer" target="_blank">PR #{item.pullRequest.number}</a>{" "}
+          <span className="muted small">{item.pullRequest.headBranch} · {item.pullRequest.fixCycles} fix cycles</span>
+        </h3>
+      )}
+      <p className="muted small">Asked by {item.requestedBy} · <Ago at={item.createdAt} /></p>
+      {item.status === "pending" ? (
+        canDecide ? (
+          <div className="stack">
+            <label htmlFor={id} className={fieldError("comment") ? "field invalid" : "field"}>
+              Comment (optional)
+              <textarea id={id} rows={2} value={comment} maxLength={2000} onChange={(e) => setComment(e.target.value)} />
+              {fieldError("comment") && <small className="error">{fieldError("comment")}</small>}
+            </label>
+            <div className="row">
+              <button type="button" disabled={pending} onClick={() => send(`/api/approvals/${item.id}`, { method: "POST", body: { decision: "approve", comment } })}>Approve</button>
+              <button type="button" className="secondary danger" disabled={pending} onClick={() => send(`/api/approvals/${item.id}`, { method: "POST", body: { decision: "reject", comment } })}>Reject</button>
+            </div>
+            {error && !error.field && <p className="error" role="alert">{error.message}</p>}
+          </div>
+        ) : <p className="muted small">Operators, admins and owners decide; you can read.</p>
+      ) : (
+        <p className="small">
+          <span className={`badge ${item.status}`}>{item.status}</span> by {item.decidedBy ?? "someone"}
+          {item.comment && <> — “{item.comment}”</>}
+        </p>
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,52 @@
+"use client";
+
+import { useState } from "react";
+import type { TeamRole } from "@/lib/db";
+import { Field } from "../../_ui/field";
+import { useSend } from "./use-send";
+
+const rank: Record<TeamRole, number> = { viewer: 0, operator: 1, admin: 2, owner: 3 };
+
+export function TokenForm({ myRole, projects }: { myRole: TeamRole; projects: { id: string; name: string }[] }) {
+  const { send, error, pending, fieldError } = useSend();
+  const [secret, setSecret] = useState<string | null>(null);
+  async function submit(form: FormData) {
+    const created = await send<{ token: string }>("/api/tokens", {
+      method: "POST",
+      body: { name: form.get("name"), role: form.get("role"), projectId: form.get("projectId"), expiresInDays: form.get("expiresInDays") },
+    });
+    if (created) setSecret(created.token);
+  }
+  return (
+    <form action={submit} className="stack" noValidate>
+      <div className="form-row">
+        <Field label="Name" hint="What uses it: a runner, CI, a script" error={fieldError("name")}>
+          <input name="name" required maxLength={100} />
+        </Field>
+        <Field label="Role" error={fieldError("role")}>
+          <select name="role" defaultValue="operator">
+            {(["viewer", "operator", "admin", "owner"] as TeamRole[]).filter((r) => rank[r] <= rank[myRole]).map((r) => <option key={r}>{r}</option>)}
+          </select>
+        </Field>
+        <Field label="Project" error={fieldError("projectId")}>
+          <select name="projectId" defaultValue="">
+            <option value="">All projects</option>
+            {projects.map((p) => <option key={p.id} value={p.id}>{p.name}</option>)}
+          </select>
+        </Field>
+        <Field label="Expires after (days)" hint="Empty: never" error={fieldError("expiresInDays")}>
+          <input name="expiresInDays" type="number" min={1} max={365} />
+        </Field>
+      </div>
+      {error && !error.field && <p className="error" role="alert">{error.message}</p>}
+      <button type="submit" disabled={pending}>Create token</button>
+      {secret && (
+        <div className="secret" role="status">
+          <p>Copy this token now: it is stored hashed and will not be shown again. Send it as <code>Authorization: Bearer …</code>.</p>
+          <code data-testid="new-token">{secret}</code>{" "}
+          <button type="button" className="secondary small" onClick={() => navigator.clipboard?.writeText(secret)}>Copy</button>
+        </div>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,42 @@
+import Link from "next/link";
+import { listMembers } from "@/lib/teams/members";
+import { listInvitations } from "@/lib/teams/invitations";
+import { roleAtLeast } from "@/lib/teams/membership";
+import { roleSummary, roles } from "@/lib/teams/roles";
+import { requirePageActor } from "./actor";
+import { MembersTable } from "./_components/members-table";
+import { InviteForm } from "./_components/invite-form";
+import { InvitationList } from "./_components/invitation-list";
+import { AccountPanel } from "./_components/account-panel";
+
+export const dynamic = "force-dynamic";
+
+export default async function TeamPage() {
+  const { viewer, actor } = await requirePageActor();
+  const isAdmin = roleAtLeast(viewer.role, "admin");
+  const [members, invitations] = await Promise.all([listMembers(actor), isAdmin ? listInvitations(actor) : Promise.resolve([])]);
+  return (
+    <div className="stack">
+      <div className="page-head">
+        <h1>Team · {viewer.team.name}</h1>
+        {isAdmin && <Link href="/team/tokens" className="button secondary">API tokens</Link>}
+      </div>
+      <section className="panel stack" aria-labelledby="members-h">
+        <h2 id="members-h">Members</h2>
+        <MembersTable members={members} myRole={viewer.role} myUserId={viewer.userId} />
+        <ul className="muted small role-legend">{roles.map((r) => <li key={r}><strong>{r}</strong>: {roleSummary[r]}</li>)}</ul>
+      </section>
+      {isAdmin ? (
+        <section className="panel stack" aria-labelledby="invite-h">
+          <h2 id="invite-h">Invite someone</h2>
+          <InviteForm myRole={viewer.role} />
+          <h3>Invitations</h3>
+          <InvitationList invitations={invitations} />
+        </section>
+      ) : (
+        <p className="muted">Owners and admins invite people and manage roles. You are {viewer.role === "admin" ? "an" : "a"} {viewer.role}.</p>
+      )}
+      <AccountPanel email={viewer.email} />
+    </div>
+  );
+}

@@ -1,0 +1,11 @@
+import { z } from "zod";
+import { listApprovals } from "@/lib/approvals/list";
+import { handle, requireActor } from "@/app/api/_lib/handler";
+
+const query = z.object({ status: z.enum(["pending", "approved", "rejected"], { error: "must be pending, approved or rejected" }).optional() });
+
+export const GET = handle(async (req) => {
+  const actor = await requireActor(req);
+  const { status } = query.parse(Object.fromEntries(new URL(req.url).searchParams));
+  return Response.json({ approvals: await listApprovals(actor, { status }) });
+});

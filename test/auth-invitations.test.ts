@@ -1,0 +1,116 @@
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/lib/db";
+import { actorForToken } from "@/lib/auth/actor";
+import { checkCredentials } from "@/lib/auth/credentials";
+import { acceptInvitation } from "@/lib/teams/accept";
+import { getInvitation } from "@/lib/teams/invitations";
+import { GET as listInvitations, POST as postInvitation } from "@/app/api/invitations/route";
+import { DELETE as revoke } from "@/app/api/invitations/[id]/route";
+import { GET as listMembers } from "@/app/api/team/members/route";
+import { PATCH as patchMember, DELETE as deleteMember } from "@/app/api/team/members/[id]/route";
+import { createTeamWithProject } from "./helpers/fixtures";
+import { apiToken, params, request } from "./helpers/api";
+
+const noParams = { params: Promise.resolve({}) };
+
+async function invite(token: string, body: unknown) {
+  const res = await postInvitation(request("POST", "/api/invitations", token, body), noParams);
+  return { status: res.status, body: await res.json() };
+}
+
+describe("invitations", () => {
+  it("an admin invites for a role; the link creates an account in that team, once", async () => {
+    const { team } = await createTeamWithProject({ loopEnabled: false });
+    const admin = await apiToken(team.id, "admin");
+    const created = await invite(admin, { role: "operator", expiresInHours: 24 });
+    expect(created.status).toBe(201);
+    expect(created.body.url).toMatch(/^http:\/\/localhost:3000\/invite\/rm_inv_/);
+    expect(created.body.invitation).toMatchObject({ role: "operator", state: "open" });
+    const secret = created.body.token as string;
+    // Only the hash is stored.
+    expect(await getDb().invitation.count({ where: { tokenHash: secret } })).toBe(0);
+
+    expect(await getInvitation(secret)).toMatchObject({ state: "open", role: "operator", team: { id: team.id } });
+    const joined = await acceptInvitation(secret, { email: "New@Example.test", password: "a long enough password", name: "Newbie" });
+    expect(joined).toMatchObject({ teamId: team.id, role: "operator" });
+    expect(await checkCredentials("new@example.test", "a long enough password")).toMatchObject({ email: "new@example.test" });
+    await expect(acceptInvitation(secret, { email: "again@example.test", password: "a long enough password" })).rejects.toMatchObject({ status: 404 });
+    expect(await getDb().user.count({ where: { email: "again@example.test" } })).toBe(0);
+
+    const list = await (await listInvitations(request("GET", "/api/invitations", admin), noParams)).json();
+    expect(list.invitations.map((i: { state: string }) => i.state)).toEqual(["accepted"]);
+    const members = await (await listMembers(request("GET", "/api/team/members", admin), noParams)).json();
+    expect(members.members.map((m: { email: string; role: string }) => [m.email, m.role])).toContainEqual(["new@example.test", "operator"]);
+    const actions = (await getDb().auditEvent.findMany({ where: { teamId: team.id }, orderBy: { id: "asc" } })).map((a) => a.action);
+    expect(actions).toEqual(["invitation.created", "member.joined"]);
+  });
+
+  it("refuses expired and revoked links, and one sent to another address", async () => {
+    const { team } = await createTeamWithProject({ loopEnabled: false });
+    const admin = await apiToken(team.id, "admin");
+    const expiring = (await invite(admin, { role: "viewer", expiresInHours: 1 })).body.token;
+    const inTwoHours = new Date(Date.now() + 2 * 3_600_000);
+    expect((await getInvitation(expiring, inTwoHours))?.state).toBe("expired");
+    await expect(acceptInvitation(expiring, { email: "late@example.test", password: "a long enough password" }, inTwoHours)).rejects.toMatchObject({ status: 404 });
+
+    const revocable = await invite(admin, { role: "viewer" });
+    const res = await revoke(request("DELETE", `/api/invitations/${revocable.body.invitation.id}`, admin), params(revocable.body.invitation.id));
+    expect((await res.json()).invitation.state).toBe("revoked");
+    await expect(acceptInvitation(revocable.body.token, { email: "r@example.test", password: "a long enough password" })).rejects.toMatchObject({ status: 404 });
+
+    const addressed = (await invite(admin, { role: "viewer", email: "only@example.test" })).body.token;
+    await expect(acceptInvitation(addressed, { email: "someone@example.test", password: "a long enough password" }))
+      .rejects.toMatchObject({ issues: [expect.objectContaining({ path: ["email"], message: "must be only@example.test, the address this invitation was sent to" })] });
+    // The failed attempt did not use up the link.
+    expect((await getInvitation(addressed))?.state).toBe("open");
+    expect(await getDb().user.count({ where: { email: { in: ["late@example.test", "r@example.test", "someone@example.test"] } } })).toBe(0);
+  });
+
+  it("a signed-in person joins with their account; an existing email must sign in first", async () => {
+    const a = await createTeamWithProject({ loopEnabled: false });
+    const b = await createTeamWithProject({ loopEnabled: false });
+    const token = (await invite(await apiToken(b.team.id, "owner"), { role: "viewer" })).body.token;
+    await expect(acceptInvitation(token, { email: a.user.email, password: "a long enough password" }))
+      .rejects.toMatchObject({ issues: [expect.objectContaining({ path: ["email"] })] });
+    expect(await acceptInvitation(token, { userId: a.user.id })).toMatchObject({ teamId: b.team.id, role: "viewer" });
+    expect(await getDb().membership.count({ where: { userId: a.user.id } })).toBe(2);
+  });
+
+  it("validates input by field, and nobody grants more than they hold", async () => {
+    const { team } = await createTeamWithProject({ loopEnabled: false });
+    const admin = await apiToken(team.id, "admin");
+    expect((await invite(admin, { role: "emperor" })).body.error).toMatchObject({ field: "role" });
+    expect((await invite(admin, { role: "viewer", expiresInHours: 0 })).body.error).toMatchObject({ field: "expiresInHours", message: "expiresInHours must be from 1 to 720 hours" });
+    expect((await invite(admin, { role: "viewer", email: "not-an-email" })).body.error).toMatchObject({ field: "email" });
+    const owner = await invite(admin, { role: "owner" });
+    expect(owner.status).toBe(403);
+    expect(owner.body.error.message).toBe("an admin cannot grant the owner role");
+    expect((await invite(await apiToken(team.id, "owner"), { role: "owner" })).status).toBe(201);
+    expect(await getDb().invitation.count({ where: { teamId: team.id } })).toBe(1);
+  });
+});
+
+describe("members", () => {
+  it("keeps at least one owner and lets only owners touch owners", async () => {
+    const { team, user } = await createTeamWithProject({ loopEnabled: false });
+    const ownerTok = await apiToken(team.id, "owner");
+    const adminTok = await apiToken(team.id, "admin");
+    const ownerMembership = await getDb().membership.findFirstOrThrow({ where: { teamId: team.id, userId: user.id } });
+    const demote = await patchMember(request("PATCH", `/api/team/members/${ownerMembership.id}`, ownerTok, { role: "admin" }), params(ownerMembership.id));
+    expect(demote.status).toBe(409);
+    expect((await demote.json()).error).toMatchObject({ field: "role", message: "role the team needs at least one owner" });
+    const byAdmin = await deleteMember(request("DELETE", `/api/team/members/${ownerMembership.id}`, adminTok), params(ownerMembership.id));
+    expect(byAdmin.status).toBe(403);
+    expect((await getDb().membership.findUniqueOrThrow({ where: { id: ownerMembership.id } })).role).toBe("owner");
+
+    const second = await getDb().user.create({ data: { email: `second-${team.id}@example.test` } });
+    const m2 = await getDb().membership.create({ data: { teamId: team.id, userId: second.id, role: "viewer" } });
+    expect((await patchMember(request("PATCH", `/api/team/members/${m2.id}`, adminTok, { role: "owner" }), params(m2.id))).status).toBe(403);
+    expect((await patchMember(request("PATCH", `/api/team/members/${m2.id}`, ownerTok, { role: "owner" }), params(m2.id))).status).toBe(200);
+    // With a second owner, the first may step down.
+    expect((await patchMember(request("PATCH", `/api/team/members/${ownerMembership.id}`, ownerTok, { role: "admin" }), params(ownerMembership.id))).status).toBe(200);
+    const audit = await getDb().auditEvent.findMany({ where: { teamId: team.id, action: "member.role_changed" }, orderBy: { id: "asc" } });
+    expect(audit.map((a) => [a.before, a.after])).toEqual([[{ role: "viewer" }, { role: "owner" }], [{ role: "owner" }, { role: "admin" }]]);
+    expect(await actorForToken(adminTok)).toMatchObject({ role: "admin" });
+  });
+});

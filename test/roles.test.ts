@@ -1,0 +1,173 @@
+// Every mutating endpoint, walked with each role, a member of another team, and a token
+// scoped to another project. Add a row to `endpoints` when you add an endpoint.
+import { describe, expect, it, beforeAll } from "vitest";
+import { getDb, type TeamRole } from "@/lib/db";
+import { hashToken } from "@/lib/auth/tokens";
+import { POST as postLoop } from "@/app/api/projects/[id]/loop/route";
+import { POST as postPrompt } from "@/app/api/projects/[id]/prompts/route";
+import { PATCH as patchMember, DELETE as deleteMember } from "@/app/api/team/members/[id]/route";
+import { POST as postInvitation } from "@/app/api/invitations/route";
+import { DELETE as deleteInvitation } from "@/app/api/invitations/[id]/route";
+import { POST as postToken } from "@/app/api/tokens/route";
+import { DELETE as deleteToken } from "@/app/api/tokens/[id]/route";
+import { POST as decide } from "@/app/api/approvals/[id]/route";
+import { PATCH as patchPolicy } from "@/app/api/approvals/policy/[id]/route";
+import { createTeamWithProject } from "./helpers/fixtures";
+import { apiToken, params, request } from "./helpers/api";
+
+const noParams = { params: Promise.resolve({}) };
+
+type Fixture = Awaited<ReturnType<typeof createTeamWithProject>>;
+
+let seq = 0;
+const unique = () => `${Date.now()}-${++seq}`;
+
+async function newMember(f: Fixture, role: TeamRole) {
+  const user = await getDb().user.create({ data: { email: `m-${unique()}@example.test` } });
+  return getDb().membership.create({ data: { teamId: f.team.id, userId: user.id, role } });
+}
+
+async function pendingApproval(f: Fixture) {
+  const n = 1000 + ++seq;
+  const prompt = await getDb().prompt.create({
+    data: { projectId: f.project.id, planningKey: f.project.planningKey, number: n, title: `needs approval ${n}`, body: "", approval: "pending" },
+  });
+  return getDb().approval.create({ data: { teamId: f.team.id, projectId: f.project.id, kind: "prompt_run", promptId: prompt.id, requestedBy: "system" } });
+}
+
+interface Endpoint {
+  name: string;
+  /** The lowest role that may call it. */
+  min: TeamRole;
+  /** Makes what the call acts on (in the fixture's team) and returns its id. */
+  setup: (f: Fixture) => Promise<string>;
+  call: (id: string, token: string) => Promise<Response>;
+  /** What must not change when the call is refused. */
+  state: (id: string) => Promise<unknown>;
+  /** A team-wide endpoint without an object in the path: another team's member acts on their own team. */
+  teamWide?: boolean;
+}
+
+const endpoints: Endpoint[] = [
+  {
+    name: "POST /api/projects/:id/loop", min: "operator",
+    setup: async (f) => f.project.id,
+    call: (id, t) => postLoop(request("POST", `/api/projects/${id}/loop`, t, { action: "parallel", enabled: false }), params(id)),
+    state: async (id) => (await getDb().projectSettings.findUniqueOrThrow({ where: { projectId: id } })).parallelEnabled,
+  },
+  {
+    name: "POST /api/projects/:id/prompts", min: "operator",
+    setup: async (f) => f.project.id,
+    call: (id, t) => postPrompt(request("POST", `/api/projects/${id}/prompts`, t, { title: "walk" }), params(id)),
+    state: (id) => getDb().prompt.count({ where: { projectId: id } }),
+  },
+  {
+    name: "PATCH /api/team/members/:id", min: "admin",
+    setup: async (f) => (await newMember(f, "viewer")).id,
+    call: (id, t) => patchMember(request("PATCH", `/api/team/members/${id}`, t, { role: "operator" }), params(id)),
+    state: async (id) => (await getDb().membership.findUnique({ where: { id } }))?.role,
+  },
+  {
+    name: "DELETE /api/team/members/:id", min: "admin",
+    setup: async (f) => (await newMember(f, "viewer")).id,
+    call: (id, t) => deleteMember(request("DELETE", `/api/team/members/${id}`, t), params(id)),
+    state: (id) => getDb().membership.count({ where: { id } }),
+  },
+  {
+    name: "POST /api/invitations", min: "admin", teamWide: true,
+    setup: async (f) => f.team.id,
+    call: (_id, t) => postInvitation(request("POST", "/api/invitations", t, { role: "viewer" }), noParams),
+    state: (teamId) => getDb().invitation.count({ where: { teamId } }),
+  },
+  {
+    name: "DELETE /api/invitations/:id", min: "admin",
+    setup: async (f) => (await getDb().invitation.create({ data: { teamId: f.team.id, role: "viewer", tokenHash: hashToken(unique()), expiresAt: new Date(Date.now() + 3_600_000) } })).id,
+    call: (id, t) => deleteInvitation(request("DELETE", `/api/invitations/${id}`, t), params(id)),
+    state: async (id) => (await getDb().invitation.findUniqueOrThrow({ where: { id } })).revokedAt,
+  },
+  {
+    name: "POST /api/tokens", min: "admin", teamWide: true,
+    setup: async (f) => f.team.id,
+    call: (_id, t) => postToken(request("POST", "/api/tokens", t, { name: "ci", role: "viewer" }), noParams),
+    state: (teamId) => getDb().apiToken.count({ where: { teamId } }),
+  },
+  {
+    name: "DELETE /api/tokens/:id", min: "admin",
+    setup: async (f) => (await getDb().apiToken.create({ data: { teamId: f.team.id, name: "victim", role: "viewer", tokenHash: hashToken(unique()), prefix: "rm_api_x" } })).id,
+    call: (id, t) => deleteToken(request("DELETE", `/api/tokens/${id}`, t), params(id)),
+    state: async (id) => (await getDb().apiToken.findUniqueOrThrow({ where: { id } })).revokedAt,
+  },
+  {
+    name: "POST /api/approvals/:id", min: "operator",
+    setup: async (f) => (await pendingApproval(f)).id,
+    call: (id, t) => decide(request("POST", `/api/approvals/${id}`, t, { decision: "approve", comment: "ok" }), params(id)),
+    state: async (id) => (await getDb().approval.findUniqueOrThrow({ where: { id } })).status,
+  },
+  {
+    name: "PATCH /api/approvals/policy/:projectId", min: "admin",
+    setup: async (f) => f.project.id,
+    call: (id, t) => patchPolicy(request("PATCH", `/api/approvals/policy/${id}`, t, { approveMerges: true }), params(id)),
+    state: async (id) => (await getDb().projectSettings.findUniqueOrThrow({ where: { projectId: id } })).approveMerges,
+  },
+];
+
+const roles: TeamRole[] = ["owner", "admin", "operator", "viewer"];
+const rank: Record<TeamRole, number> = { viewer: 0, operator: 1, admin: 2, owner: 3 };
+
+describe("role walk over every mutating endpoint", () => {
+  let mine: Fixture;
+  let other: Fixture;
+  const tokens = {} as Record<TeamRole, string>;
+  let outsider: string;
+  let otherProjectToken: string;
+
+  beforeAll(async () => {
+    mine = await createTeamWithProject({ loopEnabled: false });
+    other = await createTeamWithProject({ loopEnabled: false });
+    for (const role of roles) tokens[role] = await apiToken(mine.team.id, role);
+    outsider = await apiToken(other.team.id, "owner");
+    otherProjectToken = await apiToken(mine.team.id, "owner", other.project.id);
+  });
+
+  for (const e of endpoints) {
+    for (const role of roles) {
+      const allowed = rank[role] >= rank[e.min];
+      it(`${e.name} as ${role}: ${allowed ? "allowed" : "403, nothing changes"}`, async () => {
+        const id = await e.setup(mine);
+        const before = await e.state(id);
+        const res = await e.call(id, tokens[role]);
+        if (allowed) {
+          expect(res.status, await res.clone().text()).toBeLessThan(300);
+        } else {
+          expect(res.status).toBe(403);
+          expect((await res.json()).error.code).toBe("forbidden");
+          expect(await e.state(id)).toEqual(before);
+        }
+      });
+    }
+
+    if (!e.teamWide) {
+      it(`${e.name} by an owner of another team: 404, nothing changes`, async () => {
+        const id = await e.setup(mine);
+        const before = await e.state(id);
+        const res = await e.call(id, outsider);
+        expect(res.status).toBe(404);
+        expect((await res.json()).error.code).toBe("not_found");
+        expect(await e.state(id)).toEqual(before);
+      });
+    }
+
+    it(`${e.name} with a token scoped to another project: refused, nothing changes`, async () => {
+      const id = await e.setup(mine);
+      const before = await e.state(id);
+      const res = await e.call(id, otherProjectToken);
+      expect([403, 404]).toContain(res.status);
+      expect(await e.state(id)).toEqual(before);
+    });
+
+    it(`${e.name} without credentials: 401`, async () => {
+      const id = await e.setup(mine);
+      expect((await e.call(id, "")).status).toBe(401);
+    });
+  }
+});
