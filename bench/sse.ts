@@ -1,7 +1,8 @@
 // Live fan-out (DESIGN.md target: 1,000 concurrent SSE clients, event p99 ≤ 100 ms):
 // one `next start` process, 1,000 loopback clients on /api/events, events published to
 // the team stream; prints delivery latency and the web process's memory as plain lines.
-// Run: node --import tsx bench/sse.ts   (CLIENTS, EVENTS, EVENT_GAP_MS override the sizes)
+// Run: node --import tsx bench/sse.ts   (CLIENTS, EVENTS, EVENT_GAP_MS override the sizes).
+// The build in .next-sse is made once; delete that folder to measure changed code.
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
@@ -29,7 +30,7 @@ const { getDb, closeDb } = await import("@/lib/db");
 const { hashToken, newToken } = await import("@/lib/auth/tokens");
 const { announce } = await import("@/lib/events/publish");
 const { SseParser } = await import("@/lib/events/sse-parse");
-const { closeRedis, getRedis } = await import("@/lib/redis/connections");
+const { closeRedis, getRedis, readyRedis } = await import("@/lib/redis/connections");
 
 const team = await getDb().team.create({ data: { name: "SSE bench", slug: `sse-${randomBytes(3).toString("hex")}` } });
 const { token, prefix } = newToken("api");
@@ -39,9 +40,12 @@ const port = await new Promise<number>((resolve) => {
   const s = createServer().listen(0, "127.0.0.1", () => { const p = (s.address() as { port: number }).port; s.close(() => resolve(p)); });
 });
 const web = spawn(join(root, "node_modules", ".bin", "next"), ["start", "-p", String(port), "-H", "127.0.0.1"], {
-  cwd: root, stdio: ["ignore", "ignore", "inherit"],
+  cwd: root, stdio: ["ignore", "ignore", "inherit"], detached: true,
   env: { ...process.env, ...env, NODE_ENV: "production", NEXT_DIST_DIR: DIST, NEXT_TELEMETRY_DISABLED: "1", AUTH_SECRET: randomBytes(32).toString("hex"), APP_URL: `http://127.0.0.1:${port}` },
 });
+// `next start` forks the server: signal the whole group, also when this script fails.
+const stopWeb = () => { try { process.kill(-web.pid!, "SIGTERM"); } catch { /* gone */ } };
+process.on("exit", stopWeb);
 const base = `http://127.0.0.1:${port}`;
 for (const until = Date.now() + 60_000; ;) {
   if (web.exitCode !== null) throw new Error("next start exited");
@@ -67,7 +71,7 @@ function webRssMb(): number {
   }
   return kb / 1024;
 }
-const redisClients = async () => ((await getRedis("producer").client("LIST")) as string).trim().split("\n").length;
+const redisClients = async () => ((await (await readyRedis(getRedis("producer"))).client("LIST")) as string).trim().split("\n").length;
 
 // Warm the route once so the measurement does not include its first compilation/load.
 await new Promise<void>((resolve) => {
@@ -130,7 +134,7 @@ console.log(`latency publish→client: p50 ${round(median(latencies))} ms, p99 $
 console.log(`web RSS: ${round(rssBefore)} MB before clients, ${round(rssConnected)} MB with ${CLIENTS} connected (${round(((rssConnected - rssBefore) * 1024) / CLIENTS)} KB per client), ${round(rssAfter)} MB after the events, ${round(rssClosed)} MB 2 s after they left`);
 console.log(`redis connections (server-wide): ${redisBefore} before clients, ${redisConnected} with ${CLIENTS} connected`);
 
-await new Promise((r) => { web.once("exit", r); web.kill("SIGTERM"); });
+await new Promise((r) => { web.once("exit", r); stopWeb(); });
 await closeRedis();
 await closeDb();
 const cleaner = new (await import("ioredis")).Redis(env.REDIS_URL);

@@ -64,11 +64,20 @@ export class StreamHub {
     let state = this.keys.get(key);
     if (!state) {
       const fresh: KeyState = { listeners: new Set(), cursor: null, ready: Promise.resolve() };
-      fresh.ready = this.startingPoint(key).then((id) => {
-        if (this.keys.get(key) !== fresh) return;
-        fresh.cursor = id;
-        this.changed();
-      });
+      fresh.ready = this.startingPoint(key).then(
+        (id) => {
+          if (this.keys.get(key) !== fresh) return;
+          fresh.cursor = id;
+          this.changed();
+        },
+        (err: Error) => {
+          // The next subscriber tries again; this one's caller sees the error through ready.
+          if (this.keys.get(key) === fresh) this.keys.delete(key);
+          this.changed();
+          throw err;
+        },
+      );
+      fresh.ready.catch(() => {});
       this.keys.set(key, (state = fresh));
     }
     const own = state;
