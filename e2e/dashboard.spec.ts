@@ -79,5 +79,7 @@ test("create a project, queue dependent prompts, run them live, keyboard toggles
   await expect(column("done").getByTestId("prompt-card")).toHaveCount(3);
   await screenshots(page, "project-done");
   await page.getByRole("link", { name: "Ringmaster" }).click();
+  await expect(page.getByRole("heading", { name: "Projects" })).toBeVisible();
+  await expect(page.getByTestId("project-card").filter({ hasText: "Live e2e" })).toContainText("3 done");
   await screenshots(page, "projects");
 });
