@@ -33,7 +33,9 @@ const schema = z.object({
   GITHUB_GIT_URL: z.string().includes("{owner}", { message: "must contain {owner} and {repo}" }).includes("{repo}", { message: "must contain {owner} and {repo}" }).default("https://github.com/{owner}/{repo}.git"),
   GITHUB_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
   // Rate-limit waits up to this long happen in place; a longer one hands the job back to its queue.
+  GITHUB_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(8),
   GITHUB_MAX_INLINE_WAIT_S: z.coerce.number().int().min(0).default(60),
+  SEED_DEMO: z.enum(["on", "off"]).default("on"),
   DEMO_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
   PATH: z.string().default("/usr/local/bin:/usr/bin:/bin"),
   HOME: z.string().optional(),

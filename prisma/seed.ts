@@ -15,6 +15,8 @@ export const DEMO_EMAIL = "demo@ringmaster.local";
 
 async function main() {
   const db = getDb();
+  // Without the demo, the first person to open the app signs up and owns the first team.
+  if (getEnv().SEED_DEMO === "off") return;
   const existing = await db.team.findUnique({ where: { slug: "demo" }, include: { projects: true } });
   if (existing) {
     // The demo repository lives under DATA_DIR; recreate it if that folder was wiped.
