@@ -1,7 +1,7 @@
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules/", ".next/", ".data/", "lib/db/generated/", "test-results/", "playwright-report/", "next-env.d.ts"] },
+  { ignores: ["node_modules/", ".next*/", ".data/", "lib/db/generated/", "test-results/", "playwright-report/", "next-env.d.ts"] },
   ...tseslint.configs.recommended,
   {
     rules: {

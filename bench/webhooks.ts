@@ -181,12 +181,19 @@ for (let i = 0; i < FIX_RUNS; i++) {
 const comments = double.calls("POST", `/repos/${FULL_NAME}/issues/1/comments`).length;
 console.log(`webhook → fix run started (agent spawning), ${FIX_RUNS} reviews: p50 ${median(reaction)} ms, p99 ${percentile(reaction, 99)} ms (${reaction.join(", ")}); ${comments} rerun comments posted`);
 
-web.kill("SIGTERM");
+await new Promise((r) => { web.once("exit", r); web.kill("SIGTERM"); });
 await stopWorkers(workers);
 await double.stop();
 await closeQueues();
 await closeRedis();
 await closeDb();
+const cleaner = new (await import("ioredis")).Redis(env.REDIS_URL);
+for (let cursor = "0"; ;) {
+  const [next, keys] = await cleaner.scan(cursor, "MATCH", `${env.REDIS_PREFIX}:*`, "COUNT", 1000);
+  if (keys.length) await cleaner.del(...keys);
+  if ((cursor = next) === "0") break;
+}
+await cleaner.quit();
 await drop();
 clearTimeout(deadline);
 process.exit(0);

@@ -7,6 +7,7 @@ import { startWorker } from "@/workers/manager";
 import { processTick } from "@/workers/tick";
 import { processSpawn, spawnShutdown } from "@/workers/spawn";
 import { processMerge } from "@/workers/merge";
+import { processGithub } from "@/workers/github";
 
 async function main() {
   const env = getEnv();
@@ -18,6 +19,7 @@ async function main() {
       limiter: { max: env.SPAWN_RATE_MAX, duration: env.SPAWN_RATE_DURATION_MS },
     }),
     startWorker("merge", processMerge, { concurrency: 2 }),
+    startWorker("github", processGithub, { concurrency: env.GITHUB_CONCURRENCY }),
   ];
   log.info({ queues: workers.map((w) => w.name) }, "workers started");
 

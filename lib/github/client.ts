@@ -65,3 +65,13 @@ export async function gitToken(client: GithubClient): Promise<string> {
   const auth = (await client.auth({ type: "installation" })) as { token: string };
   return auth.token;
 }
+
+/** How long GitHub asked us to wait, when an error is a rate limit; null for any other error. */
+export function rateLimitWaitMs(err: unknown, now = Date.now()): number | null {
+  const e = err as { status?: number; message?: string; response?: { headers?: Record<string, string | undefined> } };
+  if (e?.status !== 403 && e?.status !== 429) return null;
+  const headers = e.response?.headers ?? {};
+  if (headers["retry-after"]) return Number(headers["retry-after"]) * 1000;
+  if (headers["x-ratelimit-remaining"] === "0" && headers["x-ratelimit-reset"]) return Math.max(0, Number(headers["x-ratelimit-reset"]) * 1000 - now) + 1000;
+  return /secondary rate/i.test(e.message ?? "") ? 60_000 : null;
+}

@@ -1,11 +1,12 @@
 import { z } from "zod";
-import { App } from "octokit";
+import { App, Octokit } from "octokit";
 import { getDb, type GithubConnectionModel as GithubConnection } from "@/lib/db";
 import { requireProject, type Actor } from "@/lib/auth/actor";
 import { encryptSecret } from "@/lib/github/crypto";
 import { newClient } from "@/lib/github/client";
 import { connectionInput, type ConnectionInput } from "@/lib/github/connection-schema";
 import { getEnv } from "@/lib/env";
+import { forgetRepoTargets } from "@/lib/github/webhook-secrets";
 
 const invalid = (field: string, message: string) =>
   new z.ZodError([{ code: "custom", path: [field], message, input: undefined }]);
@@ -23,7 +24,7 @@ export function connectionView(c: GithubConnection) {
 async function lookupIdentity(draft: GithubConnection, input: z.output<typeof connectionInput>): Promise<string> {
   try {
     if (input.kind === "pat") return (await (await newClient(draft)).rest.users.getAuthenticated()).data.login;
-    const app = new App({ appId: input.appId, privateKey: input.privateKey, Octokit: (await import("octokit")).Octokit.defaults({ baseUrl: (draft.apiBaseUrl ?? getEnv().GITHUB_API_URL).replace(/\/$/, "") }) });
+    const app = new App({ appId: input.appId, privateKey: input.privateKey, Octokit: Octokit.defaults({ baseUrl: (draft.apiBaseUrl ?? getEnv().GITHUB_API_URL).replace(/\/$/, "") }) });
     const { data } = await app.octokit.request("GET /app");
     return `${data!.slug}[bot]`;
   } catch (err) {
@@ -61,6 +62,7 @@ export async function connectProject(actor: Actor, projectId: string, raw: Conne
     if (previous) await tx.githubConnection.deleteMany({ where: { id: previous, teamId: project.teamId, projects: { none: {} } } });
     return created;
   });
+  forgetRepoTargets();
   return connectionView(connection);
 }
 
@@ -78,4 +80,5 @@ export async function disconnectProject(actor: Actor, projectId: string): Promis
     await tx.project.update({ where: { id: project.id }, data: { githubConnectionId: null } });
     await tx.githubConnection.deleteMany({ where: { id: project.githubConnectionId!, teamId: project.teamId, projects: { none: {} } } });
   });
+  forgetRepoTargets();
 }

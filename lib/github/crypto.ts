@@ -5,15 +5,14 @@ import { EnvError, getEnv } from "@/lib/env";
 // The version prefix lets a future key rotation tell old ciphertexts from new ones.
 const VERSION = "v1";
 
-function key(): Buffer {
-  const hex = getEnv().ENCRYPTION_KEY;
+function key(hex = getEnv().ENCRYPTION_KEY): Buffer {
   if (!hex) throw new EnvError(["ENCRYPTION_KEY is required to store GitHub credentials"]);
   return Buffer.from(hex, "hex");
 }
 
-export function encryptSecret(plaintext: string): string {
+export function encryptSecret(plaintext: string, keyHex?: string): string {
   const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", key(), iv);
+  const cipher = createCipheriv("aes-256-gcm", key(keyHex), iv);
   const body = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
   return [VERSION, iv, cipher.getAuthTag(), body].map((p) => (typeof p === "string" ? p : p.toString("base64url"))).join(".");
 }
@@ -21,11 +20,11 @@ export function encryptSecret(plaintext: string): string {
 export class SecretError extends Error {}
 
 /** Throws a SecretError on a tampered ciphertext or a different key; the message never holds the secret. */
-export function decryptSecret(sealed: string): string {
+export function decryptSecret(sealed: string, keyHex?: string): string {
   const [version, iv, tag, body] = sealed.split(".");
   if (version !== VERSION || !iv || !tag || body === undefined) throw new SecretError("not a sealed secret");
   try {
-    const decipher = createDecipheriv("aes-256-gcm", key(), Buffer.from(iv, "base64url"));
+    const decipher = createDecipheriv("aes-256-gcm", key(keyHex), Buffer.from(iv, "base64url"));
     decipher.setAuthTag(Buffer.from(tag, "base64url"));
     return Buffer.concat([decipher.update(Buffer.from(body, "base64url")), decipher.final()]).toString("utf8");
   } catch {

@@ -72,7 +72,7 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
   const { project, prompt, agentProfile: profile } = run;
   const settings = project.settings!;
   if (!profile) throw new Error("the run has no agent profile");
-  const repoPath = project.repoKind === "github" ? await prepareGithubClone(project) : project.repoPath;
+  const repoPath = project.repoKind === "github" ? await prepareGithubClone(project, prompt?.branch) : project.repoPath;
   if (!repoPath) throw new Error("the project has no repository path");
 
   const baseBranch = project.activeBranch ?? project.baseBranch;

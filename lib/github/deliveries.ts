@@ -1,0 +1,104 @@
+import { getDb } from "@/lib/db";
+import { enqueueTick } from "@/lib/queues";
+import { checkCiStatus } from "@/lib/github/checks";
+import { mergeIfAllowed } from "@/lib/github/merge-policy";
+import { applyPullState, type GithubPullView } from "@/lib/github/pull-state";
+import { checkReviewFeedback } from "@/lib/github/review-check";
+import { isOwn } from "@/lib/github/review";
+
+type Payload = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Outcome = "processed" | "ignored";
+
+// A claim older than this belongs to a worker that died mid-delivery; the retry takes it over.
+const RECLAIM_AFTER_MS = 2 * 60_000;
+
+async function openPull(projectId: string, number: number | undefined) {
+  if (!number) return null;
+  const pr = await getDb().pullRequest.findUnique({ where: { projectId_number: { projectId, number } } });
+  // A merged or closed PR gets no more fixes (and so no pushes), whatever is said on it.
+  return pr?.state === "open" ? pr : null;
+}
+
+async function onFeedback(projectId: string, botLogin: string | null, author: string | undefined, number: number | undefined): Promise<Outcome> {
+  // Ringmaster's own comments (its rerun request above all) never start anything: it never answers itself.
+  if (!author || isOwn(author, botLogin)) return "ignored";
+  const pr = await openPull(projectId, number);
+  if (!pr) return "ignored";
+  await checkReviewFeedback(pr.id);
+  return "processed";
+}
+
+async function onChecks(projectId: string, sha: string | undefined): Promise<Outcome> {
+  if (!sha) return "ignored";
+  const prs = await getDb().pullRequest.findMany({ where: { projectId, headSha: sha, state: "open" } });
+  for (const pr of prs) {
+    const result = await checkCiStatus(pr.id);
+    if (result?.verdict.state === "success") await mergeIfAllowed(pr.id);
+  }
+  return prs.length ? "processed" : "ignored";
+}
+
+async function dispatch(event: string, p: Payload, project: { id: string; baseBranch: string; githubConnection: { botLogin: string | null } | null }): Promise<Outcome> {
+  const bot = project.githubConnection?.botLogin ?? null;
+  switch (event) {
+    case "pull_request":
+      if (!["opened", "closed", "reopened", "synchronize", "edited"].includes(p.action)) return "ignored";
+      return (await applyPullState(project.id, p.pull_request as GithubPullView)) ? "processed" : "ignored";
+    case "pull_request_review": {
+      if (p.action !== "submitted" && p.action !== "edited") return "ignored";
+      const outcome = await onFeedback(project.id, bot, p.review?.user?.login, p.pull_request?.number);
+      if (outcome === "processed" && p.review?.state === "approved") {
+        const pr = await openPull(project.id, p.pull_request?.number);
+        if (pr) await mergeIfAllowed(pr.id);
+      }
+      return outcome;
+    }
+    case "pull_request_review_comment":
+      if (p.action !== "created" && p.action !== "edited") return "ignored";
+      return onFeedback(project.id, bot, p.comment?.user?.login, p.pull_request?.number);
+    case "issue_comment":
+      if ((p.action !== "created" && p.action !== "edited") || !p.issue?.pull_request) return "ignored";
+      return onFeedback(project.id, bot, p.comment?.user?.login, p.issue?.number);
+    case "check_run":
+      return p.action === "completed" ? onChecks(project.id, p.check_run?.head_sha) : "ignored";
+    case "check_suite":
+      return p.action === "completed" ? onChecks(project.id, p.check_suite?.head_sha) : "ignored";
+    case "status":
+      return p.state === "pending" ? "ignored" : onChecks(project.id, p.sha);
+    case "push":
+      if (p.ref !== `refs/heads/${project.baseBranch}`) return "ignored";
+      await enqueueTick(project.id, "base branch pushed");
+      return "processed";
+    default:
+      return "ignored";
+  }
+}
+
+/**
+ * Processes one stored delivery at most once: the row is claimed before any work, marked done
+ * after; a failure hands it back (status received) for the job's retry, nothing is lost.
+ */
+export async function processDelivery(deliveryId: string): Promise<Outcome | null> {
+  const db = getDb();
+  const now = new Date();
+  const claimed = await db.webhookDelivery.updateMany({
+    where: {
+      provider: "github", deliveryId,
+      OR: [{ status: "received" }, { status: "processing", processedAt: { lt: new Date(now.getTime() - RECLAIM_AFTER_MS) } }],
+    },
+    data: { status: "processing", processedAt: now },
+  });
+  if (claimed.count !== 1) return null;
+  const row = await db.webhookDelivery.findUniqueOrThrow({ where: { provider_deliveryId: { provider: "github", deliveryId } } });
+  const project = row.projectId
+    ? await db.project.findUnique({ where: { id: row.projectId }, include: { githubConnection: { select: { botLogin: true } } } })
+    : null;
+  try {
+    const outcome = project && !project.archivedAt ? await dispatch(row.event, row.payload as Payload, project) : "ignored";
+    await db.webhookDelivery.update({ where: { id: row.id }, data: { status: outcome, processedAt: new Date(), error: null } });
+    return outcome;
+  } catch (err) {
+    await db.webhookDelivery.update({ where: { id: row.id }, data: { status: "received", processedAt: null, error: (err as Error).message.slice(0, 2000) } });
+    throw err;
+  }
+}

@@ -1,0 +1,51 @@
+import { getDb } from "@/lib/db";
+import { getQueue, queuePayloads } from "@/lib/queues";
+import { checkCiStatus } from "@/lib/github/checks";
+import { mergeIfAllowed } from "@/lib/github/merge-policy";
+import { applyPullState } from "@/lib/github/pull-state";
+import { remoteAuth } from "@/lib/github/repo";
+import { checkReviewFeedback } from "@/lib/github/review-check";
+
+// Webhooks count as configured while deliveries keep arriving; polling is the fallback.
+const WEBHOOKS_LIVE_MS = 10 * 60_000;
+const STALE_DELIVERY_MS = 30_000;
+
+/**
+ * Seed 000 runs the PR check every `checkFrequency` ticks. The tick only enqueues it (no
+ * query, no GitHub call in the tick): the github worker does the slow part.
+ */
+export async function enqueuePullRequestPoll(project: { id: string; repoKind: string }, settings: { prCheckFrequency: number }, tickCount: number): Promise<void> {
+  if (project.repoKind !== "github" || tickCount % Math.max(1, settings.prCheckFrequency) !== 0) return;
+  await getQueue("github").add("poll", queuePayloads.github.parse({ pollProjectId: project.id }), {
+    deduplication: { id: `poll-${project.id}` },
+  });
+}
+
+export async function pollPullRequests(projectId: string, now = new Date()): Promise<{ polled: number }> {
+  const db = getDb();
+  // Deliveries stored while Redis was away, or whose job gave up, are queued again; the row's
+  // claim keeps processing at most once.
+  const stale = await db.webhookDelivery.findMany({
+    where: { projectId, status: "received", receivedAt: { lt: new Date(now.getTime() - STALE_DELIVERY_MS) } },
+    select: { deliveryId: true }, take: 100,
+  });
+  for (const d of stale) {
+    await getQueue("github").add("delivery", queuePayloads.github.parse({ deliveryId: d.deliveryId }), {
+      deduplication: { id: `gh-retry-${d.deliveryId}` }, attempts: 8, backoff: { type: "exponential", delay: 5000 },
+    });
+  }
+  const recent = await db.webhookDelivery.count({ where: { projectId, receivedAt: { gt: new Date(now.getTime() - WEBHOOKS_LIVE_MS) } } });
+  if (recent > 0) return { polled: 0 };
+  const project = await db.project.findUnique({ where: { id: projectId } });
+  const open = await db.pullRequest.findMany({ where: { projectId, state: "open" } });
+  if (!project || open.length === 0) return { polled: 0 };
+  const { client, owner, repo } = await remoteAuth(project);
+  for (const pr of open) {
+    const { data } = await client.rest.pulls.get({ owner, repo, pull_number: pr.number });
+    if ((await applyPullState(projectId, data)) !== "open") continue;
+    await checkReviewFeedback(pr.id);
+    const ci = await checkCiStatus(pr.id);
+    if (ci?.verdict.state === "success") await mergeIfAllowed(pr.id);
+  }
+  return { polled: open.length };
+}

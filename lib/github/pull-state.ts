@@ -1,0 +1,67 @@
+import { getDb, type PullRequestState } from "@/lib/db";
+import { enqueueTick } from "@/lib/queues";
+import { branchExists, branchSha, removeWorktree } from "@/lib/git";
+import { getLogger } from "@/lib/log";
+import { recordActivity } from "@/lib/loop/activity";
+import { clonePath } from "@/lib/github/repo";
+
+export interface GithubPullView {
+  number: number;
+  state: string;
+  merged?: boolean | null;
+  merged_at?: string | null;
+  closed_at?: string | null;
+  head: { sha: string; ref: string };
+}
+
+export const stateOfPull = (p: GithubPullView): PullRequestState =>
+  p.merged || p.merged_at ? "merged" : p.state === "closed" ? "closed" : "open";
+
+/**
+ * Records a PR's state as GitHub reports it. Merged: the prompt is done and its worktree goes
+ * (the work is on GitHub); closed unmerged: the prompt is cancelled and its work kept.
+ * Idempotent: only a change of state does anything.
+ */
+export async function applyPullState(projectId: string, view: GithubPullView): Promise<PullRequestState | null> {
+  const db = getDb();
+  const pr = await db.pullRequest.findUnique({ where: { projectId_number: { projectId, number: view.number } }, include: { project: true } });
+  if (!pr) return null;
+  const state = stateOfPull(view);
+  const headSha = state === "open" ? view.head.sha : pr.headSha;
+  const changed = await db.pullRequest.updateMany({
+    where: { id: pr.id, state: { not: state } },
+    data: { state, headSha, mergedAt: state === "merged" ? new Date(view.merged_at ?? Date.now()) : null, closedAt: state === "open" ? null : new Date(view.closed_at ?? Date.now()) },
+  });
+  if (changed.count === 0) {
+    if (headSha !== pr.headSha) await db.pullRequest.update({ where: { id: pr.id }, data: { headSha } });
+    return state;
+  }
+  const label = `PR #${pr.number}`;
+  if (state === "merged" && pr.promptId) {
+    await db.prompt.updateMany({ where: { id: pr.promptId, status: "in_progress" }, data: { status: "done", completedAt: new Date() } });
+  } else if (state === "closed" && pr.promptId) {
+    await db.prompt.updateMany({ where: { id: pr.promptId, status: "in_progress" }, data: { status: "cancelled", completedAt: new Date() } });
+  } else if (state === "open" && pr.promptId) {
+    await db.prompt.updateMany({ where: { id: pr.promptId, status: "cancelled" }, data: { status: "in_progress", completedAt: null } });
+  }
+  if (state === "merged") await removeMergedWorktree(pr.projectId, pr.headBranch, pr.baseBranch, view.head.sha);
+  await recordActivity(pr.project, state === "merged" ? "taskCompleted" : "activity", `${label} ${state}`, { promptId: pr.promptId ?? undefined });
+  await enqueueTick(pr.projectId, `${label} ${state}`);
+  return state;
+}
+
+// Invariant 5: the worktree goes only when GitHub has every local commit of the branch
+// (a squash merge leaves them unreachable from the base, hence the explicit tip check).
+async function removeMergedWorktree(projectId: string, branch: string, baseBranch: string, mergedHeadSha: string) {
+  const runs = await getDb().run.findMany({ where: { projectId, branch, worktreePath: { not: null } }, select: { worktreePath: true }, distinct: ["worktreePath"] });
+  const repoPath = clonePath(projectId);
+  if (!(await branchExists(repoPath, branch).catch(() => false))) return;
+  if ((await branchSha(repoPath, branch)) !== mergedHeadSha) {
+    getLogger("github").warn({ projectId, branch }, "merged PR's branch has local commits GitHub does not: worktree kept");
+    return;
+  }
+  for (const { worktreePath } of runs) {
+    await removeWorktree({ repoPath, path: worktreePath!, branch, baseBranch, discardUnmerged: true }).catch((err) =>
+      getLogger("github").warn({ projectId, branch, err: (err as Error).message }, "worktree of a merged PR not removed"));
+  }
+}

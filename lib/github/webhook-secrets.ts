@@ -1,0 +1,46 @@
+import { getDb } from "@/lib/db";
+import { getEnv } from "@/lib/env";
+import { decryptSecret } from "@/lib/github/crypto";
+
+export interface RepoTarget {
+  projectId: string;
+  /** The connection's own webhook secret, else GITHUB_WEBHOOK_SECRET; null: no way to verify. */
+  secret: string | null;
+}
+
+// Intake sees bursts (a review fans out into many deliveries): a short per-process cache spares
+// a query and a decryption per delivery. A changed secret takes effect within the TTL.
+const TTL_MS = 10_000;
+const cache = new Map<string, { at: number; targets: Promise<RepoTarget[]> }>();
+
+async function load(fullName: string): Promise<RepoTarget[]> {
+  const [owner, repo] = fullName.split("/");
+  const projects = await getDb().project.findMany({
+    where: {
+      repoKind: "github", archivedAt: null,
+      githubOwner: { equals: owner, mode: "insensitive" }, githubRepo: { equals: repo, mode: "insensitive" },
+    },
+    select: { id: true, githubConnection: { select: { encryptedWebhookSecret: true } } },
+    orderBy: { createdAt: "asc" },
+  });
+  const fallback = getEnv().GITHUB_WEBHOOK_SECRET ?? null;
+  return projects.map((p) => {
+    const sealed = p.githubConnection?.encryptedWebhookSecret;
+    return { projectId: p.id, secret: sealed ? decryptSecret(sealed) : fallback };
+  });
+}
+
+/** The projects a repository's deliveries are for, each with the secret that verifies them. */
+export function repoTargets(fullName: string, now = Date.now()): Promise<RepoTarget[]> {
+  const key = fullName.toLowerCase();
+  const hit = cache.get(key);
+  if (hit && now - hit.at < TTL_MS) return hit.targets;
+  const targets = load(fullName);
+  cache.set(key, { at: now, targets });
+  targets.catch(() => cache.delete(key));
+  return targets;
+}
+
+export function forgetRepoTargets(): void {
+  cache.clear();
+}

@@ -1,0 +1,31 @@
+import { z } from "zod";
+import { getDb } from "@/lib/db";
+import { removeTickScheduler } from "@/lib/queues";
+import { recordActivity } from "@/lib/loop/activity";
+
+export const projectPatch = z.object({
+  name: z.string().trim().min(1, "is required").max(100, "must be at most 100 characters"),
+  repoPath: z.string().trim().startsWith("/", "must be an absolute path to a git repository"),
+  baseBranch: z.string().trim().min(1, "is required").max(200).regex(/^[^\s~^:?*[\\]+$/, "is not a valid branch name"),
+}).partial().strict();
+
+/** Renames a project or points it at another repository path or base branch. */
+export async function updateProject(project: { id: string; teamId: string; repoKind: string }, raw: unknown) {
+  const patch = projectPatch.parse(raw);
+  if (patch.repoPath && project.repoKind !== "local") {
+    throw new z.ZodError([{ code: "custom", path: ["repoPath"], message: "applies to local repositories only", input: patch.repoPath }]);
+  }
+  const updated = await getDb().project.update({ where: { id: project.id }, data: patch });
+  await recordActivity(project, "projectChange", `Project changed: ${Object.keys(patch).join(", ")}`);
+  return updated;
+}
+
+/** Archives a project: it leaves the lists and its periodic tick stops; its history stays. */
+export async function archiveProject(project: { id: string; teamId: string }) {
+  await getDb().$transaction([
+    getDb().project.update({ where: { id: project.id }, data: { archivedAt: new Date() } }),
+    getDb().loopState.update({ where: { projectId: project.id }, data: { mode: "stopped" } }),
+  ]);
+  await removeTickScheduler(project.id);
+  await recordActivity(project, "projectChange", "Project archived");
+}
