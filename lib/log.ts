@@ -1,8 +1,7 @@
 import pino from "pino";
 import { getEnv } from "@/lib/env";
 
-// Secrets never reach the logs: known secret-bearing keys are censored wherever they
-// appear, and connection URLs lose their credentials before they are logged.
+// Secrets never reach the logs: known secret-bearing keys are censored wherever they appear.
 const redactPaths = [
   "password", "token", "secret", "authorization", "cookie", "privateKey", "apiKey",
   "*.password", "*.token", "*.secret", "*.authorization", "*.cookie", "*.privateKey", "*.apiKey",
@@ -11,21 +10,11 @@ const redactPaths = [
 
 let root: pino.Logger | undefined;
 
-export function getLogger(name?: string): pino.Logger {
-  root ??= pino({
-    level: getEnv().LOG_LEVEL,
-    redact: { paths: redactPaths, censor: "[redacted]" },
-    base: { pid: process.pid },
-  });
-  return name ? root.child({ name }) : root;
+export function createLogger(level: string, destination?: pino.DestinationStream): pino.Logger {
+  return pino({ level, redact: { paths: redactPaths, censor: "[redacted]" }, base: { pid: process.pid } }, destination);
 }
 
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = "***";
-    return u.toString();
-  } catch {
-    return "[unparseable url]";
-  }
+export function getLogger(name?: string): pino.Logger {
+  root ??= createLogger(getEnv().LOG_LEVEL);
+  return name ? root.child({ name }) : root;
 }
