@@ -91,27 +91,45 @@ async function waitFor(check: () => Promise<string | null>, what: string, timeou
   throw new SetupError(`${what} did not come up: ${last}`);
 }
 
-async function privatePostgres(): Promise<{ url: string; stop: () => void } | null> {
+// Postgres refuses to run as root; as root, the private cluster belongs to the `postgres` user.
+function asPostgresUser(dir: string): { run: (bin: string, args: string[]) => [string, string[]] } {
+  if (process.getuid?.() !== 0) return { run: (bin, args) => [bin, args] };
+  if (spawnSync("id", ["-u", "postgres"], { stdio: "ignore" }).status !== 0) {
+    throw new SetupError("Postgres cannot run as root and there is no `postgres` user: run `npm start` as a normal user, or set DATABASE_URL.");
+  }
+  execFileSync("chown", ["-R", "postgres", dir]);
+  if (spawnSync("runuser", ["-u", "postgres", "--", "test", "-w", dir], { stdio: "ignore" }).status !== 0) {
+    throw new SetupError(`Postgres cannot run as root, and the postgres user cannot reach ${dir}: run \`npm start\` as a normal user, set DATA_DIR to a folder the postgres user can reach, or set DATABASE_URL.`);
+  }
+  return { run: (bin, args) => ["runuser", ["-u", "postgres", "--", bin, ...args]] };
+}
+
+export async function privatePostgres(port = 54329): Promise<{ url: string; stop: () => void } | null> {
   const initdb = findBinary("initdb");
   const pgCtl = findBinary("pg_ctl");
   if (!initdb || !pgCtl) return null;
   const dir = join(dataDir, "postgres");
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const { run } = asPostgresUser(dir);
+  const exec = (bin: string, args: string[]) => {
+    const [cmd, argv] = run(bin, args);
+    return spawnSync(cmd, argv, { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
+  };
   if (!existsSync(join(dir, "PG_VERSION"))) {
-    mkdirSync(dir, { recursive: true });
-    execFileSync(initdb, ["-D", dir, "-U", "postgres", "--auth=trust", "--no-sync"], { stdio: "ignore" });
+    const init = exec(initdb, ["-D", dir, "-U", "postgres", "--auth=trust", "--no-sync"]);
+    if (init.status !== 0) throw new SetupError(`initdb failed: ${init.stderr.trim().split("\n").at(-1)}`);
   }
-  const port = 54329;
-  execFileSync(pgCtl, ["-D", dir, "-l", join(dataDir, "postgres.log"), "-w", "-o", `-p ${port} -k ${dir} -h 127.0.0.1`, "start"], { stdio: "ignore" });
+  const start = exec(pgCtl, ["-D", dir, "-l", join(dir, "server.log"), "-w", "-o", `-p ${port} -k ${dir} -h 127.0.0.1`, "start"]);
+  if (start.status !== 0) throw new SetupError(`the private Postgres did not start: see ${join(dir, "server.log")}`);
   const url = `postgresql://postgres@127.0.0.1:${port}/postgres`;
   await waitFor(() => postgresAnswers(url), "private Postgres");
-  return { url, stop: () => void spawnSync(pgCtl, ["-D", dir, "-m", "fast", "stop"], { stdio: "ignore" }) };
+  return { url, stop: () => void exec(pgCtl, ["-D", dir, "-m", "fast", "-w", "stop"]) };
 }
 
-async function privateRedis(): Promise<{ url: string; stop: () => void } | null> {
+export async function privateRedis(port = 63799): Promise<{ url: string; stop: () => void } | null> {
   const bin = findBinary("redis-server");
   if (!bin) return null;
   mkdirSync(join(dataDir, "redis"), { recursive: true });
-  const port = 63799;
   const child = spawn(bin, ["--port", String(port), "--bind", "127.0.0.1", "--dir", join(dataDir, "redis"),
     "--save", "", "--appendonly", "no", "--maxmemory-policy", "noeviction"], { stdio: "ignore" });
   const url = `redis://127.0.0.1:${port}`;
