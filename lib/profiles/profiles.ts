@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { getDb, Prisma } from "@/lib/db";
+import { recordAudit, SYSTEM, type AuditBy } from "@/lib/audit/record";
 import { AccessError } from "@/lib/teams/membership";
 import { ADAPTERS } from "@/lib/profiles/adapters";
 
@@ -30,14 +31,18 @@ function nameTaken(err: unknown): never {
   throw err;
 }
 
-export async function createProfile(teamId: string, raw: unknown) {
+export async function createProfile(teamId: string, raw: unknown, by: AuditBy = SYSTEM) {
   const data = profileInput.parse(raw);
-  return getDb().agentProfile.create({ data: { ...data, teamId } }).catch(nameTaken);
+  const profile = await getDb().agentProfile.create({ data: { ...data, teamId } }).catch(nameTaken);
+  await recordAudit({ teamId, by, action: "profile.created", target: { type: "agentProfile", id: profile.id }, after: data });
+  return profile;
 }
 
-export async function updateProfile(teamId: string, id: string, raw: unknown) {
+export async function updateProfile(teamId: string, id: string, raw: unknown, by: AuditBy = SYSTEM) {
   const data = profileInput.parse(raw);
+  const before = await getDb().agentProfile.findFirst({ where: { id, teamId } });
   const n = await getDb().agentProfile.updateMany({ where: { id, teamId }, data }).catch(nameTaken);
   if (n.count === 0) throw new AccessError(404, "agent profile not found");
+  await recordAudit({ teamId, by, action: "profile.updated", target: { type: "agentProfile", id }, before, after: data });
   return getDb().agentProfile.findUniqueOrThrow({ where: { id } });
 }

@@ -1,4 +1,5 @@
 import { getDb } from "@/lib/db";
+import { recordAudit, SYSTEM, type AuditBy } from "@/lib/audit/record";
 import { planningKeyForBranch, slugify } from "@/lib/prompts/names";
 import { upsertTickScheduler } from "@/lib/queues";
 import { projectInput, type ProjectInput } from "@/lib/projects/schema";
@@ -15,7 +16,7 @@ async function uniqueSlug(teamId: string, name: string): Promise<string> {
 }
 
 /** Creates a project with its settings and loop state, and schedules its tick. */
-export async function createProject(teamId: string, raw: ProjectInput, settings: { loopEnabled?: boolean; plannerEnabled?: boolean; maxParallel?: number } = {}) {
+export async function createProject(teamId: string, raw: ProjectInput, settings: { loopEnabled?: boolean; plannerEnabled?: boolean; maxParallel?: number } = {}, by: AuditBy = SYSTEM) {
   const input = projectInput.parse(raw);
   const slug = await uniqueSlug(teamId, input.name);
   const project = await getDb().project.create({
@@ -43,5 +44,6 @@ export async function createProject(teamId: string, raw: ProjectInput, settings:
     include: { settings: true },
   });
   await upsertTickScheduler(project.id, project.settings!.tickIntervalMs);
+  await recordAudit({ teamId, by, action: "project.created", target: { type: "project", id: project.id }, after: { name: project.name, repoKind: project.repoKind, repoPath: project.repoPath, baseBranch: project.baseBranch } });
   return project;
 }

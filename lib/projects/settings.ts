@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { getDb } from "@/lib/db";
+import { recordAudit, SYSTEM, type AuditBy } from "@/lib/audit/record";
 import { enqueueTick, upsertTickScheduler } from "@/lib/queues";
 import { recordActivity } from "@/lib/loop/activity";
 
@@ -37,7 +38,7 @@ export const settingsInput = z.object({
 export type SettingsInput = z.input<typeof settingsInput>;
 
 /** Validates and applies a settings change; the tick schedule follows the interval. */
-export async function updateSettings(project: { id: string; teamId: string }, raw: unknown) {
+export async function updateSettings(project: { id: string; teamId: string }, raw: unknown, by: AuditBy = SYSTEM) {
   const input = settingsInput.parse(raw);
   const db = getDb();
   for (const key of ["executorProfileId", "plannerProfileId"] as const) {
@@ -51,6 +52,8 @@ export async function updateSettings(project: { id: string; teamId: string }, ra
   if (after.tickIntervalMs !== before.tickIntervalMs) await upsertTickScheduler(project.id, after.tickIntervalMs);
   const changed = Object.keys(input).filter((k) => JSON.stringify(before[k as keyof typeof before]) !== JSON.stringify(after[k as keyof typeof after]));
   if (changed.length) {
+    const pick = (row: Record<string, unknown>) => Object.fromEntries(changed.map((k) => [k, row[k]]));
+    await recordAudit({ teamId: project.teamId, by, action: "settings.updated", target: { type: "project", id: project.id }, before: pick(before), after: pick(after) });
     await recordActivity(project, "projectChange", `Settings changed: ${changed.join(", ")}`);
     await enqueueTick(project.id, "settings changed");
   }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { getDb } from "@/lib/db";
+import { recordAudit, SYSTEM, type AuditBy } from "@/lib/audit/record";
 import { removeTickScheduler } from "@/lib/queues";
 import { recordActivity } from "@/lib/loop/activity";
 
@@ -10,22 +11,25 @@ export const projectPatch = z.object({
 }).partial().strict();
 
 /** Renames a project or points it at another repository path or base branch. */
-export async function updateProject(project: { id: string; teamId: string; repoKind: string }, raw: unknown) {
+export async function updateProject(project: { id: string; teamId: string; repoKind: string; name: string; repoPath: string | null; baseBranch: string }, raw: unknown, by: AuditBy = SYSTEM) {
   const patch = projectPatch.parse(raw);
   if (patch.repoPath && project.repoKind !== "local") {
     throw new z.ZodError([{ code: "custom", path: ["repoPath"], message: "applies to local repositories only", input: patch.repoPath }]);
   }
   const updated = await getDb().project.update({ where: { id: project.id }, data: patch });
+  const before = Object.fromEntries(Object.keys(patch).map((k) => [k, project[k as keyof typeof patch]]));
+  await recordAudit({ teamId: project.teamId, by, action: "project.updated", target: { type: "project", id: project.id }, before, after: patch });
   await recordActivity(project, "projectChange", `Project changed: ${Object.keys(patch).join(", ")}`);
   return updated;
 }
 
 /** Archives a project: it leaves the lists and its periodic tick stops; its history stays. */
-export async function archiveProject(project: { id: string; teamId: string }) {
+export async function archiveProject(project: { id: string; teamId: string }, by: AuditBy = SYSTEM) {
   await getDb().$transaction([
     getDb().project.update({ where: { id: project.id }, data: { archivedAt: new Date() } }),
     getDb().loopState.update({ where: { projectId: project.id }, data: { mode: "stopped" } }),
   ]);
   await removeTickScheduler(project.id);
+  await recordAudit({ teamId: project.teamId, by, action: "project.archived", target: { type: "project", id: project.id } });
   await recordActivity(project, "projectChange", "Project archived");
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { getDb } from "@/lib/db";
+import { recordAudit, SYSTEM, type AuditBy } from "@/lib/audit/record";
 import { enqueueTick } from "@/lib/queues";
 import { recordActivity } from "@/lib/loop/activity";
 import { parsePromptFile } from "@/lib/prompts/parse";
@@ -12,7 +13,7 @@ export const importInput = z.object({
  * Bulk import of prompt files (the format agents write under .planning/). All or nothing:
  * one malformed file, or a number already taken, rejects the batch with its reason.
  */
-export async function importPromptFiles(project: { id: string; teamId: string; planningKey: string }, raw: unknown) {
+export async function importPromptFiles(project: { id: string; teamId: string; planningKey: string }, raw: unknown, by: AuditBy = SYSTEM) {
   const { files } = importInput.parse(raw);
   const parsed = files.map((f) => parsePromptFile(f.name, f.text));
   const errors = parsed.flatMap((p) => (p.ok ? [] : [p.error]));
@@ -31,6 +32,7 @@ export async function importPromptFiles(project: { id: string; teamId: string; p
       status: p.status, priority: p.priority, dependencies: p.dependencies, origin: "file" as const,
     })),
   });
+  await recordAudit({ teamId: project.teamId, by, action: "prompts.imported", target: { type: "project", id: project.id }, after: { numbers } });
   await recordActivity(project, "promptsChange", `${prompts.length} prompt file(s) imported`);
   await enqueueTick(project.id, "prompts imported");
   return prompts.length;

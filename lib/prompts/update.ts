@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { getDb } from "@/lib/db";
+import { recordAudit, SYSTEM, type AuditBy } from "@/lib/audit/record";
 import { enqueueTick } from "@/lib/queues";
 import { recordActivity } from "@/lib/loop/activity";
 import { promptInput } from "@/lib/prompts/create";
@@ -18,7 +19,7 @@ async function requirePrompt(project: Project, promptId: string) {
 }
 
 /** Edits a prompt that has not started; a running prompt's text is what its agent was given. */
-export async function editPrompt(project: Project, promptId: string, raw: unknown) {
+export async function editPrompt(project: Project, promptId: string, raw: unknown, by: AuditBy = SYSTEM) {
   const patch = promptPatch.parse(raw);
   const prompt = await requirePrompt(project, promptId);
   if (patch.dependencies?.includes(prompt.number)) {
@@ -26,13 +27,14 @@ export async function editPrompt(project: Project, promptId: string, raw: unknow
   }
   const n = await getDb().prompt.updateMany({ where: { id: promptId, status: { in: ["pending", "failed", "cancelled"] } }, data: patch });
   if (n.count === 0) throw new PromptStateError(`P${prompt.number} is ${prompt.status}; only prompts that are not running or done can be edited`);
+  await recordAudit({ teamId: project.teamId, by, action: "prompt.edited", target: { type: "prompt", id: promptId }, before: Object.fromEntries(Object.keys(patch).map((k) => [k, prompt[k as keyof typeof patch]])), after: patch });
   await recordActivity(project, "promptsChange", `P${prompt.number} edited`, { promptId });
   await enqueueTick(project.id, "prompt changed");
   return getDb().prompt.findUniqueOrThrow({ where: { id: promptId } });
 }
 
 /** Cancels a prompt; a live run of it is cancelled too (its supervisor stops the agent). */
-export async function cancelPrompt(project: Project, promptId: string) {
+export async function cancelPrompt(project: Project, promptId: string, by: AuditBy = SYSTEM) {
   const prompt = await requirePrompt(project, promptId);
   const now = new Date();
   const changed = await getDb().$transaction(async (tx) => {
@@ -46,18 +48,20 @@ export async function cancelPrompt(project: Project, promptId: string) {
     return true;
   });
   if (!changed) throw new PromptStateError(`P${prompt.number} is ${prompt.status}; only pending or running prompts can be cancelled`);
+  await recordAudit({ teamId: project.teamId, by, action: "prompt.cancelled", target: { type: "prompt", id: promptId }, before: { status: prompt.status }, after: { status: "cancelled" } });
   await recordActivity(project, "taskFailed", `P${prompt.number} ${prompt.title}: cancelled`, { promptId });
   await enqueueTick(project.id, "prompt cancelled");
 }
 
 /** Sends a failed or cancelled prompt back to the queue with fresh attempts. */
-export async function retryPrompt(project: Project, promptId: string) {
+export async function retryPrompt(project: Project, promptId: string, by: AuditBy = SYSTEM) {
   const prompt = await requirePrompt(project, promptId);
   const n = await getDb().prompt.updateMany({
     where: { id: promptId, status: { in: ["failed", "cancelled"] } },
     data: { status: "pending", attempts: 0, completedAt: null },
   });
   if (n.count === 0) throw new PromptStateError(`P${prompt.number} is ${prompt.status}; only failed or cancelled prompts can be retried`);
+  await recordAudit({ teamId: project.teamId, by, action: "prompt.retried", target: { type: "prompt", id: promptId }, before: { status: prompt.status, attempts: prompt.attempts }, after: { status: "pending", attempts: 0 } });
   await recordActivity(project, "promptsChange", `P${prompt.number} ${prompt.title}: back to the queue`, { promptId });
   await enqueueTick(project.id, "prompt retried");
 }

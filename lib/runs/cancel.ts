@@ -1,4 +1,5 @@
 import { getDb } from "@/lib/db";
+import { recordAudit, SYSTEM, type AuditBy } from "@/lib/audit/record";
 import { enqueueTick } from "@/lib/queues";
 import { revokeRunToken } from "@/lib/auth/tokens";
 import { recordActivity } from "@/lib/loop/activity";
@@ -9,7 +10,7 @@ export class RunStateError extends Error {}
  * Cancels a live run. Its supervisor notices at the next lease renewal (the row is no
  * longer live) and stops the agent's process group; the prompt is cancelled with it.
  */
-export async function cancelRun(project: { id: string; teamId: string }, runId: string) {
+export async function cancelRun(project: { id: string; teamId: string }, runId: string, by: AuditBy = SYSTEM) {
   const now = new Date();
   const run = await getDb().$transaction(async (tx) => {
     const n = await tx.run.updateMany({
@@ -26,6 +27,7 @@ export async function cancelRun(project: { id: string; teamId: string }, runId: 
   });
   if (!run) throw new RunStateError("only a queued or running run can be cancelled");
   await revokeRunToken(runId);
+  await recordAudit({ teamId: project.teamId, by, action: "run.cancelled", target: { type: "run", id: runId }, before: { status: "live" }, after: { status: "cancelled" } });
   const label = run.prompt ? `P${run.prompt.number} ${run.prompt.title}` : `${run.kind} run`;
   await recordActivity(project, "taskFailed", `${label}: run cancelled`, { runId, promptId: run.promptId ?? undefined });
   await enqueueTick(project.id, "run cancelled");

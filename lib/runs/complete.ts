@@ -3,6 +3,7 @@ import { enqueueMerge, enqueueTick } from "@/lib/queues";
 import { revokeRunToken } from "@/lib/auth/tokens";
 import { recordActivity } from "@/lib/loop/activity";
 import { announce } from "@/lib/events/publish";
+import { recordAudit, SYSTEM } from "@/lib/audit/record";
 import { clearSpawnCooldown, failPromptAttempt } from "@/lib/runs/finish-prompt";
 
 export interface RunOutcome {
@@ -47,6 +48,10 @@ export async function completeRun(runId: string, outcome: RunOutcome): Promise<b
       prompt = await failPromptAttempt(tx, prompt.id, outcome.failureLog ?? null, outcome.countAttempt ?? true);
     }
     await clearSpawnCooldown(tx, run.projectId);
+    await recordAudit({
+      teamId: run.project.teamId, by: SYSTEM, action: `run.${outcome.status}`, target: { type: "run", id: runId },
+      before: { status: "running" }, after: { status: outcome.status, exitCode: outcome.exitCode, promptStatus: prompt?.status },
+    }, tx);
     return { run, prompt };
   });
   if (!result) return false;

@@ -1,4 +1,5 @@
 import { getDb } from "@/lib/db";
+import { recordAudit, SYSTEM } from "@/lib/audit/record";
 import { inheritedProcessEnv } from "@/lib/env";
 import { enqueueTick } from "@/lib/queues";
 import { mergeIntoBase, rebaseOntoBase, removeWorktree } from "@/lib/git";
@@ -57,6 +58,7 @@ export async function mergeRun(runId: string): Promise<MergeStatus | null> {
       // The retry starts over from the current base on a fresh branch and worktree.
       await tx.prompt.update({ where: { id: prompt.id }, data: { branch: null } });
     }
+    await recordAudit({ teamId: project.teamId, by: SYSTEM, action: `merge.${outcome.status}`, target: { type: "run", id: runId }, after: { branch: target.branch, detail: outcome.detail, promptStatus: prompt?.status } }, tx);
     return { outcome, prompt };
   }, { timeout: 20 * 60_000, maxWait: 20 * 60_000 });
 

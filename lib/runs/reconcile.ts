@@ -1,4 +1,5 @@
 import { getDb } from "@/lib/db";
+import { recordAudit, SYSTEM } from "@/lib/audit/record";
 import { enqueueMerge, enqueueSpawn, enqueueTick } from "@/lib/queues";
 import { recordActivity } from "@/lib/loop/activity";
 import { clearSpawnCooldown, failPromptAttempt } from "@/lib/runs/finish-prompt";
@@ -29,6 +30,7 @@ export async function reconcileRuns(project: { id: string; teamId: string }, run
       if (n.count !== 1) return false;
       if (run.promptId) await failPromptAttempt(tx, run.promptId, "The run was lost (its worker died or was cut off).");
       await clearSpawnCooldown(tx, project.id);
+      await recordAudit({ teamId: project.teamId, by: SYSTEM, action: "run.lost", target: { type: "run", id: run.id }, before: { status: run.status }, after: { status: "lost" } }, tx);
       await tx.apiToken.updateMany({ where: { runId: run.id, revokedAt: null }, data: { revokedAt: now } });
       return true;
     });

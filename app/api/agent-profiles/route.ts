@@ -11,5 +11,5 @@ export const POST = handle(async (req) => {
   const actor = await requireActor(req);
   const input = await readJson(req);
   requireRole(actor, "admin");
-  return Response.json({ profile: await createProfile(actor.teamId, input) }, { status: 201 });
+  return Response.json({ profile: await createProfile(actor.teamId, input, actor) }, { status: 201 });
 });

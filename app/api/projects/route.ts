@@ -13,6 +13,6 @@ export const POST = handle(async (req) => {
   const actor = await requireActor(req);
   const input = await readJson(req);
   requireRole(actor, "admin");
-  const project = await createProject(actor.teamId, input as never);
+  const project = await createProject(actor.teamId, input as never, {}, actor);
   return Response.json({ project: { id: project.id, slug: project.slug } }, { status: 201 });
 });

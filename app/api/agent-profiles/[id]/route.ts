@@ -8,5 +8,5 @@ export const PATCH = handle(async (req, { params }: Ctx) => {
   const actor = await requireActor(req);
   const input = await readJson(req);
   requireRole(actor, "admin");
-  return Response.json({ profile: await updateProfile(actor.teamId, (await params).id, input) });
+  return Response.json({ profile: await updateProfile(actor.teamId, (await params).id, input, actor) });
 });

@@ -14,12 +14,13 @@ export const PATCH = handle(async (req, { params }: Ctx) => {
   const actor = await requireActor(req);
   const input = await readJson(req);
   const project = await requireProject(actor, (await params).id, "admin");
-  const updated = await updateProject(project, input);
+  const updated = await updateProject(project, input, actor);
   return Response.json({ project: { id: updated.id, name: updated.name, repoPath: updated.repoPath, baseBranch: updated.baseBranch } });
 });
 
 export const DELETE = handle(async (req, { params }: Ctx) => {
-  const project = await requireProject(await requireActor(req), (await params).id, "admin");
-  await archiveProject(project);
+  const actor = await requireActor(req);
+  const project = await requireProject(actor, (await params).id, "admin");
+  await archiveProject(project, actor);
   return new Response(null, { status: 204 });
 });

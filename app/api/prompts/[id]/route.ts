@@ -24,5 +24,5 @@ export const PATCH = handle(async (req, { params }: Ctx) => {
   const actor = await requireActor(req);
   const input = await readJson(req);
   const project = await requirePromptProject(actor, id, "operator");
-  return Response.json({ prompt: await editPrompt(project, id, input) });
+  return Response.json({ prompt: await editPrompt(project, id, input, actor) });
 });

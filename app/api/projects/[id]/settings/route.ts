@@ -8,5 +8,5 @@ export const PATCH = handle(async (req, { params }: Ctx) => {
   const actor = await requireActor(req);
   const input = await readJson(req);
   const project = await requireProject(actor, (await params).id, "admin");
-  return Response.json({ settings: await updateSettings(project, input) });
+  return Response.json({ settings: await updateSettings(project, input, actor) });
 });

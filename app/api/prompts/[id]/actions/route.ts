@@ -11,6 +11,6 @@ export const POST = handle(async (req, { params }: Ctx) => {
   const actor = await requireActor(req);
   const { action } = body.parse(await readJson(req));
   const project = await requirePromptProject(actor, id, "operator");
-  await (action === "cancel" ? cancelPrompt(project, id) : retryPrompt(project, id));
+  await (action === "cancel" ? cancelPrompt(project, id, actor) : retryPrompt(project, id, actor));
   return Response.json({ ok: true });
 });

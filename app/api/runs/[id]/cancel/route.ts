@@ -6,7 +6,8 @@ type Ctx = { params: Promise<{ id: string }> };
 
 export const POST = handle(async (req, { params }: Ctx) => {
   const { id } = await params;
-  const project = await requireRunProject(await requireActor(req), id, "operator");
-  await cancelRun(project, id);
+  const actor = await requireActor(req);
+  const project = await requireRunProject(actor, id, "operator");
+  await cancelRun(project, id, actor);
   return Response.json({ ok: true });
 });

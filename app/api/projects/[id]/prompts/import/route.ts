@@ -8,5 +8,5 @@ export const POST = handle(async (req, { params }: Ctx) => {
   const actor = await requireActor(req);
   const input = await readJson(req);
   const project = await requireProject(actor, (await params).id, "operator");
-  return Response.json({ imported: await importPromptFiles(project, input) }, { status: 201 });
+  return Response.json({ imported: await importPromptFiles(project, input, actor) }, { status: 201 });
 });
