@@ -75,7 +75,22 @@ test("create a project, queue dependent prompts, run them live, keyboard toggles
   await page.getByRole("button", { name: "Save settings" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Saved" })).toBeVisible();
 
-  await page.getByRole("link", { name: "Back to project" }).click();
+  await screenshots(page, "settings");
+
+  // Agent profiles: a shell profile needs its command template.
+  await page.getByRole("link", { name: "Agents" }).click();
+  const form = page.getByRole("form", { name: "New profile" });
+  await form.getByLabel(/^Name/).fill("Custom CLI");
+  await form.getByLabel(/^Adapter/).selectOption("shell");
+  await form.getByRole("button", { name: "Create profile" }).click();
+  await expect(form.locator(".field.invalid")).toContainText("commandTemplate is required for the shell adapter");
+  await form.getByRole("textbox", { name: /^Command template/ }).fill("my-agent --task {prompt}");
+  await form.getByRole("button", { name: "Create profile" }).click();
+  await expect(page.getByRole("form", { name: "Profile Custom CLI" })).toBeVisible();
+  await screenshots(page, "profiles");
+
+  await page.goto(page.url().replace(/\/profiles$/, "/"));
+  await page.getByTestId("project-card").filter({ hasText: "Live e2e" }).click();
   await expect(column("done").getByTestId("prompt-card")).toHaveCount(3);
   await screenshots(page, "project-done");
   await page.getByRole("link", { name: "Ringmaster" }).click();
