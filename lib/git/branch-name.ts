@@ -33,6 +33,12 @@ export class RunBranchError extends Error {
 // (macOS, Windows) collide: "Main" would write the very file that holds "main".
 const normalize = (name: string) => name.replace(/^refs\/heads\//, "").toLowerCase();
 
+// Names like the ones runBranchName makes are valid refs by construction; only other names
+// need git's own check (a process start, on the path of every run).
+function isPlainBranchName(name: string): boolean {
+  return /^[a-z0-9][a-z0-9_-]*(\/[a-z0-9][a-z0-9_-]*)*$/.test(name);
+}
+
 /** Throws unless `branch` is a valid branch name that is not the base branch, so a run can work on it. */
 export async function assertNotBaseBranch(branch: string, baseBranch: string): Promise<void> {
   if (!branch.trim()) throw new RunBranchError("a run needs a branch name, got an empty one");
@@ -41,6 +47,7 @@ export async function assertNotBaseBranch(branch: string, baseBranch: string): P
   if (normalize(branch) === normalize(baseBranch)) {
     throw new RunBranchError(`refusing to work on the base branch "${baseBranch}": runs work on their own branch`);
   }
+  if (isPlainBranchName(branch)) return;
   try {
     // Outside any repository, so "@{-1}"-style shorthands cannot resolve to a real branch.
     await git(tmpdir(), ["check-ref-format", "--branch", branch]);

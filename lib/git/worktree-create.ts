@@ -2,7 +2,7 @@ import { relative, isAbsolute } from "node:path";
 import { assertNotBaseBranch } from "@/lib/git/branch-name";
 import { branchExists, branchSha } from "@/lib/git/refs";
 import { git, GitError } from "@/lib/git/run";
-import { canonicalPath, findWorktreeAt, findWorktreeOfBranch, pruneWorktrees } from "@/lib/git/worktree-list";
+import { canonicalPath, listWorktrees, pruneWorktrees, type Worktree } from "@/lib/git/worktree-list";
 
 export type CreateWorktreeInput = {
   repoPath: string;
@@ -30,23 +30,16 @@ async function assertOutsideRepository(repoPath: string, path: string): Promise<
 
 // A retry of the same prompt continues on the branch of the earlier attempt. The old-value
 // check makes creation atomic, so two retries racing for one branch both end up using it.
-async function ensureBranch(repoPath: string, branch: string, baseBranch: string): Promise<void> {
-  if (await branchExists(repoPath, branch)) return;
+// Returns the base tip the branch was created at, or null when it already existed.
+async function ensureBranch(repoPath: string, branch: string, baseBranch: string): Promise<string | null> {
   const baseTip = await branchSha(repoPath, baseBranch);
   try {
     await git(repoPath, ["update-ref", "-m", `ringmaster: branch from ${baseBranch}`, `refs/heads/${branch}`, baseTip, NO_REF]);
+    return baseTip;
   } catch (error) {
     if (!(error instanceof GitError) || !(await branchExists(repoPath, branch))) throw error;
+    return null;
   }
-}
-
-async function assertBranchFree(repoPath: string, branch: string): Promise<void> {
-  let holder = await findWorktreeOfBranch(repoPath, branch);
-  if (holder?.prunable) {
-    await pruneWorktrees(repoPath);
-    holder = await findWorktreeOfBranch(repoPath, branch);
-  }
-  if (holder) throw new Error(`branch ${branch} is already checked out in the worktree at ${holder.path}`);
 }
 
 /** Creates (or finds) the worktree of a run's branch; the branch starts at the base branch's tip. */
@@ -55,19 +48,26 @@ export async function createWorktree(input: CreateWorktreeInput): Promise<Create
   await assertNotBaseBranch(branch, baseBranch);
   await assertOutsideRepository(repoPath, path);
 
-  let existing = await findWorktreeAt(repoPath, path);
-  if (existing?.prunable) {
+  // One listing answers both "is a worktree already at this path?" and "is the branch free?".
+  let worktrees = await listWorktrees(repoPath);
+  if (worktrees.some((w) => w.prunable)) {
     await pruneWorktrees(repoPath);
-    existing = null;
+    worktrees = await listWorktrees(repoPath);
   }
+  const wanted = await canonicalPath(path);
+  let existing: Worktree | null = null;
+  for (const w of worktrees) if (w.path === wanted || (await canonicalPath(w.path)) === wanted) existing = w;
   if (existing && existing.branch !== branch) {
     throw new Error(`a worktree at ${path} already exists for ${existing.branch ?? "a detached HEAD"}, not ${branch}`);
   }
+  let createdAt: string | null = null;
   if (!existing) {
-    await ensureBranch(repoPath, branch, baseBranch);
-    await assertBranchFree(repoPath, branch);
+    createdAt = await ensureBranch(repoPath, branch, baseBranch);
+    const holder = worktrees.find((w) => w.branch === branch);
+    if (holder) throw new Error(`branch ${branch} is already checked out in the worktree at ${holder.path}`);
     await git(repoPath, ["worktree", "add", "--quiet", "--", path, branch]);
   }
-  const baseSha = (await git(repoPath, ["merge-base", `refs/heads/${baseBranch}`, `refs/heads/${branch}`])).trim();
+  // A branch made just now starts at the base tip; an older one is measured from where it left.
+  const baseSha = createdAt ?? (await git(repoPath, ["merge-base", `refs/heads/${baseBranch}`, `refs/heads/${branch}`])).trim();
   return { path: await canonicalPath(path), branch, baseSha };
 }
