@@ -45,7 +45,10 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
         },
       }),
       ...(env.AUTH_GITHUB_ID && env.AUTH_GITHUB_SECRET
-        ? [GitHub({ clientId: env.AUTH_GITHUB_ID, clientSecret: env.AUTH_GITHUB_SECRET })]
+        ? [GitHub({
+            clientId: env.AUTH_GITHUB_ID, clientSecret: env.AUTH_GITHUB_SECRET,
+            ...(env.AUTH_GITHUB_URL ? { enterprise: { baseUrl: env.AUTH_GITHUB_URL } } : {}),
+          })]
         : []),
     ],
     callbacks: {

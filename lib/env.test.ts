@@ -10,6 +10,13 @@ describe("parseEnv", () => {
     expect(env.SPAWN_RATE_MAX).toBe(60);
   });
 
+  it("takes a GitHub Enterprise URL for sign-in without its trailing slash, and refuses a non-http one", () => {
+    const base = { DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/x" };
+    expect(parseEnv(base).AUTH_GITHUB_URL).toBeUndefined();
+    expect(parseEnv({ ...base, AUTH_GITHUB_URL: "https://github.example.com/" }).AUTH_GITHUB_URL).toBe("https://github.example.com");
+    expect(() => parseEnv({ ...base, AUTH_GITHUB_URL: "ftp://github.example.com" })).toThrowError(/AUTH_GITHUB_URL must be an http\(s\) URL/);
+  });
+
   it("names a missing DATABASE_URL", () => {
     expect(() => parseEnv({})).toThrowError(/DATABASE_URL is required/);
   });

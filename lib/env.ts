@@ -13,6 +13,10 @@ const schema = z.object({
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   AUTH_GITHUB_ID: z.string().optional(),
   AUTH_GITHUB_SECRET: z.string().optional(),
+  // GitHub Enterprise Server's root URL for "Sign in with GitHub" (unset: github.com). The
+  // provider appends /login/oauth/... and /api/v3/..., so a trailing slash would double up.
+  AUTH_GITHUB_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL, e.g. https://github.example.com" })
+    .transform((u) => u.replace(/\/+$/, "")).optional(),
   // How long a sign-in lasts (default 7 days); "sign out everywhere" ends sessions sooner.
   AUTH_SESSION_MAX_AGE_S: z.coerce.number().int().min(60, "must be at least 60 seconds").max(31_536_000, "must be at most a year").default(604_800),
   DATA_DIR: z.string().default(".data"),
