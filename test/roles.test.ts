@@ -12,6 +12,15 @@ import { POST as postToken } from "@/app/api/tokens/route";
 import { DELETE as deleteToken } from "@/app/api/tokens/[id]/route";
 import { POST as decide } from "@/app/api/approvals/[id]/route";
 import { PATCH as patchPolicy } from "@/app/api/approvals/policy/[id]/route";
+import { POST as postProject } from "@/app/api/projects/route";
+import { PATCH as patchProject, DELETE as archiveProject } from "@/app/api/projects/[id]/route";
+import { PATCH as patchSettings } from "@/app/api/projects/[id]/settings/route";
+import { POST as importPrompts } from "@/app/api/projects/[id]/prompts/import/route";
+import { PATCH as patchPrompt } from "@/app/api/prompts/[id]/route";
+import { POST as promptAction } from "@/app/api/prompts/[id]/actions/route";
+import { POST as cancelRun } from "@/app/api/runs/[id]/cancel/route";
+import { POST as postProfile } from "@/app/api/agent-profiles/route";
+import { PATCH as patchProfile } from "@/app/api/agent-profiles/[id]/route";
 import { createTeamWithProject } from "./helpers/fixtures";
 import { apiToken, params, request } from "./helpers/api";
 
@@ -48,7 +57,74 @@ interface Endpoint {
   teamWide?: boolean;
 }
 
+async function pendingPrompt(f: Fixture) {
+  const n = 2000 + ++seq;
+  return getDb().prompt.create({ data: { projectId: f.project.id, planningKey: f.project.planningKey, number: n, title: `walk ${n}`, body: "" } });
+}
+
 const endpoints: Endpoint[] = [
+  {
+    name: "POST /api/projects", min: "admin", teamWide: true,
+    setup: async (f) => f.team.id,
+    call: (_id, t) => postProject(request("POST", "/api/projects", t, { name: `walk ${unique()}`, repoKind: "local", repoPath: "/tmp/walk", baseBranch: "main" }), noParams),
+    state: (teamId) => getDb().project.count({ where: { teamId } }),
+  },
+  {
+    name: "PATCH /api/projects/:id", min: "admin",
+    setup: async (f) => f.project.id,
+    call: (id, t) => patchProject(request("PATCH", `/api/projects/${id}`, t, { name: `renamed ${unique()}` }), params(id)),
+    state: async (id) => (await getDb().project.findUniqueOrThrow({ where: { id } })).name,
+  },
+  {
+    name: "DELETE /api/projects/:id", min: "admin",
+    setup: async (f) => (await getDb().project.create({
+      data: { teamId: f.team.id, name: "to archive", slug: `to-archive-${unique()}`, repoKind: "local", repoPath: "/tmp/x", settings: { create: {} }, loopState: { create: {} } },
+    })).id,
+    call: (id, t) => archiveProject(request("DELETE", `/api/projects/${id}`, t), params(id)),
+    state: async (id) => (await getDb().project.findUniqueOrThrow({ where: { id } })).archivedAt,
+  },
+  {
+    name: "PATCH /api/projects/:id/settings", min: "admin",
+    setup: async (f) => f.project.id,
+    call: (id, t) => patchSettings(request("PATCH", `/api/projects/${id}/settings`, t, { maxAttempts: 1 + (seq++ % 9) }), params(id)),
+    state: async (id) => (await getDb().projectSettings.findUniqueOrThrow({ where: { projectId: id } })).maxAttempts,
+  },
+  {
+    name: "POST /api/projects/:id/prompts/import", min: "operator",
+    setup: async (f) => f.project.id,
+    call: (id, t) => importPrompts(request("POST", `/api/projects/${id}/prompts/import`, t, { files: [{ name: `${3000 + ++seq}-x.md`, text: `---\nnumber: ${3000 + seq}\ntitle: imported\n---\nbody\n` }] }), params(id)),
+    state: (id) => getDb().prompt.count({ where: { projectId: id } }),
+  },
+  {
+    name: "PATCH /api/prompts/:id", min: "operator",
+    setup: async (f) => (await pendingPrompt(f)).id,
+    call: (id, t) => patchPrompt(request("PATCH", `/api/prompts/${id}`, t, { title: "edited" }), params(id)),
+    state: async (id) => (await getDb().prompt.findUniqueOrThrow({ where: { id } })).title,
+  },
+  {
+    name: "POST /api/prompts/:id/actions", min: "operator",
+    setup: async (f) => (await pendingPrompt(f)).id,
+    call: (id, t) => promptAction(request("POST", `/api/prompts/${id}/actions`, t, { action: "cancel" }), params(id)),
+    state: async (id) => (await getDb().prompt.findUniqueOrThrow({ where: { id } })).status,
+  },
+  {
+    name: "POST /api/runs/:id/cancel", min: "operator",
+    setup: async (f) => (await getDb().run.create({ data: { projectId: f.project.id, kind: "executor", adapter: "demo", status: "running" } })).id,
+    call: (id, t) => cancelRun(request("POST", `/api/runs/${id}/cancel`, t), params(id)),
+    state: async (id) => (await getDb().run.findUniqueOrThrow({ where: { id } })).status,
+  },
+  {
+    name: "POST /api/agent-profiles", min: "admin", teamWide: true,
+    setup: async (f) => f.team.id,
+    call: (_id, t) => postProfile(request("POST", "/api/agent-profiles", t, { name: `walk ${unique()}`, adapter: "demo" }), noParams),
+    state: (teamId) => getDb().agentProfile.count({ where: { teamId } }),
+  },
+  {
+    name: "PATCH /api/agent-profiles/:id", min: "admin",
+    setup: async (f) => f.profile.id,
+    call: (id, t) => patchProfile(request("PATCH", `/api/agent-profiles/${id}`, t, { name: `demo ${unique()}`, adapter: "demo" }), params(id)),
+    state: async (id) => (await getDb().agentProfile.findUniqueOrThrow({ where: { id } })).name,
+  },
   {
     name: "POST /api/projects/:id/loop", min: "operator",
     setup: async (f) => f.project.id,

@@ -1,4 +1,4 @@
-import { requireRole } from "@/lib/auth/actor";
+import { requireRole, requireTeamScope } from "@/lib/auth/actor";
 import { createProfile, listProfiles } from "@/lib/profiles/profiles";
 import { handle, readJson, requireActor } from "@/app/api/_lib/handler";
 
@@ -10,6 +10,7 @@ export const GET = handle(async (req) => {
 export const POST = handle(async (req) => {
   const actor = await requireActor(req);
   const input = await readJson(req);
+  requireTeamScope(actor);
   requireRole(actor, "admin");
   return Response.json({ profile: await createProfile(actor.teamId, input, actor) }, { status: 201 });
 });
