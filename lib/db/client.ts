@@ -1,6 +1,7 @@
 import pg from "pg";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { getEnv } from "@/lib/env";
+import { getLogger } from "@/lib/log";
 import { PrismaClient } from "@/lib/db/generated/client";
 
 export type Db = InstanceType<typeof PrismaClient>;
@@ -12,6 +13,9 @@ const holder = globalThis as unknown as { __ringmasterDb?: { db: Db; pool: pg.Po
 
 export function createDb(databaseUrl: string, poolSize = 10): { db: Db; pool: pg.Pool } {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
+  // An idle connection dropped by the server (Postgres restarted, database dropped) is
+  // replaced on next use; without a listener the pool's error event would kill the process.
+  pool.on("error", (err) => getLogger("db").warn({ err: err.message }, "idle Postgres connection lost"));
   return { db: new PrismaClient({ adapter: new PrismaPg(pool) }), pool };
 }
 
