@@ -2,7 +2,10 @@ import { existsSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { processDelivery } from "@/lib/github/deliveries";
-import { pollPullRequests } from "@/lib/github/poll";
+import { pollPullRequests, recheckPullRequest } from "@/lib/github/poll";
+import { getQueue } from "@/lib/queues";
+import { POST as decide } from "@/app/api/approvals/[id]/route";
+import { apiToken, params, request } from "./helpers/api";
 import { publishRun } from "@/lib/github/publish";
 import { executeRun } from "@/lib/runs/execute";
 import { mergeRun } from "@/lib/runs/merge";
@@ -66,7 +69,8 @@ describe("CI feedback, merge policy, rate limits", () => {
   });
 
   it("asks a person before merging when the project says so", async () => {
-    const { pr, fullName, project } = await projectWithOpenPr();
+    const fx = await projectWithOpenPr();
+    const { pr, fullName, project } = fx;
     await getDb().projectSettings.update({ where: { projectId: project.id }, data: { autoMerge: true, approveMerges: true } });
     double.setCheckRuns(fullName, pr.headSha!, [{ name: "build", conclusion: "success" }]);
     const green = example("check_run", "completed", fullName, (p) => { p.check_run.head_sha = pr.headSha; });
@@ -74,8 +78,12 @@ describe("CI feedback, merge policy, rate limits", () => {
     expect(double.calls("PUT", `/repos/${fullName}/pulls/${pr.number}/merge`)).toHaveLength(0);
     const [approval] = await getDb().approval.findMany({ where: { pullRequestId: pr.id } });
     expect(approval).toMatchObject({ kind: "pr_merge", status: "pending" });
-    await getDb().approval.update({ where: { id: approval.id }, data: { status: "approved" } });
-    await processDelivery((await deliver("check_run", green)).deliveryId);
+    // Approving in the inbox re-checks the pull request at once; no further GitHub event is needed.
+    const operator = await apiToken(fx.team.id, "operator");
+    expect((await decide(request("POST", `/api/approvals/${approval.id}`, operator, { decision: "approve" }), params(approval.id))).status).toBe(200);
+    const queued = (await getQueue("github").getJobs(["waiting", "prioritized", "delayed"])).find((j) => "recheckPullRequestId" in j.data);
+    expect(queued?.data).toEqual({ recheckPullRequestId: pr.id });
+    await recheckPullRequest(pr.id);
     expect(double.calls("PUT", `/repos/${fullName}/pulls/${pr.number}/merge`)[0].body).toEqual({ merge_method: "squash", sha: pr.headSha });
   });
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { getDb } from "@/lib/db";
 import { enqueueTick } from "@/lib/queues";
+import { enqueuePullRequestRecheck } from "@/lib/github/poll";
 import { requireRole, type Actor } from "@/lib/auth/actor";
 import { recordAudit } from "@/lib/audit/record";
 import { recordActivity } from "@/lib/loop/activity";
@@ -51,5 +52,6 @@ export async function decideApproval(actor: Actor, approvalId: string, raw: Deci
   const what = approval.prompt ? `P${approval.prompt.number} ${approval.prompt.title}` : approval.kind.replace(/_/g, " ");
   await recordActivity(approval.project, "promptsChange", `${what}: ${status}${input.comment ? ` (“${input.comment}”)` : ""}`, { promptId: approval.promptId ?? undefined });
   await enqueueTick(approval.projectId, `approval ${status}`);
+  if (status === "approved" && approval.pullRequestId) await enqueuePullRequestRecheck(approval.pullRequestId);
   return { id: approval.id, status, comment: input.comment ?? null, decidedAt: now };
 }

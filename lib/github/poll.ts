@@ -21,6 +21,20 @@ export async function enqueuePullRequestPoll(project: { id: string; repoKind: st
   });
 }
 
+/** A person's decision can unblock a pull request: look at it again now rather than at the next event. */
+export async function enqueuePullRequestRecheck(pullRequestId: string): Promise<void> {
+  await getQueue("github").add("recheck", queuePayloads.github.parse({ recheckPullRequestId: pullRequestId }), {
+    deduplication: { id: `recheck-${pullRequestId}` },
+  });
+}
+
+/** Review feedback, CI, then the merge policy, for one open pull request. */
+export async function recheckPullRequest(pullRequestId: string): Promise<void> {
+  await checkReviewFeedback(pullRequestId);
+  const ci = await checkCiStatus(pullRequestId);
+  if (ci?.verdict.state === "success") await mergeIfAllowed(pullRequestId);
+}
+
 export async function pollPullRequests(projectId: string, now = new Date()): Promise<{ polled: number }> {
   const db = getDb();
   // Deliveries stored while Redis was away, or whose job gave up, are queued again; the row's
@@ -43,9 +57,7 @@ export async function pollPullRequests(projectId: string, now = new Date()): Pro
   for (const pr of open) {
     const { data } = await client.rest.pulls.get({ owner, repo, pull_number: pr.number });
     if ((await applyPullState(projectId, data)) !== "open") continue;
-    await checkReviewFeedback(pr.id);
-    const ci = await checkCiStatus(pr.id);
-    if (ci?.verdict.state === "success") await mergeIfAllowed(pr.id);
+    await recheckPullRequest(pr.id);
   }
   return { polled: open.length };
 }

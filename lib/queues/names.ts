@@ -5,8 +5,13 @@ export const queuePayloads = {
   tick: z.object({ projectId: z.string().min(1), reason: z.string().max(200) }),
   spawn: z.object({ runId: z.string().min(1) }),
   merge: z.object({ runId: z.string().min(1) }),
-  // A webhook delivery to process, or a project whose pull requests are polled (no webhooks).
-  github: z.union([z.object({ deliveryId: z.string().min(1) }), z.object({ pollProjectId: z.string().min(1) })]),
+  // A webhook delivery to process, a project whose pull requests are polled (no webhooks),
+  // or one pull request to look at again now (a person approved its merge or more fix cycles).
+  github: z.union([
+    z.object({ deliveryId: z.string().min(1) }),
+    z.object({ pollProjectId: z.string().min(1) }),
+    z.object({ recheckPullRequestId: z.string().min(1) }),
+  ]),
 } as const;
 
 export type QueueName = keyof typeof queuePayloads;
