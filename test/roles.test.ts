@@ -21,6 +21,7 @@ import { POST as promptAction } from "@/app/api/prompts/[id]/actions/route";
 import { POST as cancelRun } from "@/app/api/runs/[id]/cancel/route";
 import { POST as postProfile } from "@/app/api/agent-profiles/route";
 import { PATCH as patchProfile } from "@/app/api/agent-profiles/[id]/route";
+import { DELETE as disconnectGithub } from "@/app/api/projects/[id]/github/route";
 import { createTeamWithProject } from "./helpers/fixtures";
 import { apiToken, params, request } from "./helpers/api";
 
@@ -112,6 +113,17 @@ const endpoints: Endpoint[] = [
     setup: async (f) => (await getDb().run.create({ data: { projectId: f.project.id, kind: "executor", adapter: "demo", status: "running" } })).id,
     call: (id, t) => cancelRun(request("POST", `/api/runs/${id}/cancel`, t), params(id)),
     state: async (id) => (await getDb().run.findUniqueOrThrow({ where: { id } })).status,
+  },
+  {
+    name: "DELETE /api/projects/:id/github", min: "admin",
+    setup: async (f) => {
+      const connection = await getDb().githubConnection.create({ data: { teamId: f.team.id, name: "acme/app", kind: "pat", encryptedToken: "x" } });
+      return (await getDb().project.create({
+        data: { teamId: f.team.id, name: "gh", slug: `gh-${unique()}`, repoKind: "github", githubOwner: "acme", githubRepo: "app", githubConnectionId: connection.id, settings: { create: {} }, loopState: { create: {} } },
+      })).id;
+    },
+    call: (id, t) => disconnectGithub(request("DELETE", `/api/projects/${id}/github`, t), params(id)),
+    state: async (id) => (await getDb().project.findUniqueOrThrow({ where: { id } })).githubConnectionId,
   },
   {
     name: "POST /api/agent-profiles", min: "admin", teamWide: true,

@@ -1,3 +1,4 @@
+import { recordAudit } from "@/lib/audit/record";
 import { z } from "zod";
 import { App, Octokit } from "octokit";
 import { getDb, type GithubConnectionModel as GithubConnection } from "@/lib/db";
@@ -60,6 +61,9 @@ export async function connectProject(actor: Actor, projectId: string, raw: Conne
     const previous = project.githubConnectionId;
     await tx.project.update({ where: { id: project.id }, data: { githubConnectionId: created.id } });
     if (previous) await tx.githubConnection.deleteMany({ where: { id: previous, teamId: project.teamId, projects: { none: {} } } });
+    // Never the secrets: only what identifies the connection.
+    await recordAudit({ teamId: project.teamId, by: actor, action: "github.connected", target: { type: "project", id: project.id },
+      after: { kind: created.kind, name: created.name, apiBaseUrl: created.apiBaseUrl, appId: created.appId, installationId: created.installationId, botLogin } }, tx);
     return created;
   });
   forgetRepoTargets();
@@ -79,6 +83,7 @@ export async function disconnectProject(actor: Actor, projectId: string): Promis
   await getDb().$transaction(async (tx) => {
     await tx.project.update({ where: { id: project.id }, data: { githubConnectionId: null } });
     await tx.githubConnection.deleteMany({ where: { id: project.githubConnectionId!, teamId: project.teamId, projects: { none: {} } } });
+    await recordAudit({ teamId: project.teamId, by: actor, action: "github.disconnected", target: { type: "project", id: project.id } }, tx);
   });
   forgetRepoTargets();
 }
