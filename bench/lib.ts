@@ -1,8 +1,8 @@
 // Shared set-up for benchmarks: a private database and key prefix on the local services,
 // worker processes, and figures printed as plain lines.
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
@@ -63,3 +63,31 @@ export function percentile(values: number[], p: number): number {
 
 export const median = (values: number[]) => percentile(values, 50);
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function newestMtime(path: string): number {
+  if (!existsSync(path)) return 0;
+  const st = statSync(path);
+  if (!st.isDirectory()) return st.mtimeMs;
+  return Math.max(st.mtimeMs, ...readdirSync(path).filter((n) => n !== "generated").map((n) => newestMtime(join(path, n))));
+}
+
+/**
+ * A production build of the web app in its own folder (so a bench never disturbs `.next`),
+ * rebuilt when the sources are newer. `next build` with a custom dist dir adds that folder
+ * to tsconfig.json's include list; the file is put back as it was.
+ */
+export function ensureBuild(dist: string): void {
+  const id = join(root, dist, "BUILD_ID");
+  const built = existsSync(id) ? statSync(id).mtimeMs : 0;
+  if (built > Math.max(...["app", "lib", "auth.ts", "next.config.ts"].map((p) => newestMtime(join(root, p))))) return;
+  console.log(`building the app into ${dist}…`);
+  const tsconfig = readFileSync(join(root, "tsconfig.json"), "utf8");
+  try {
+    const build = spawnSync(join(root, "node_modules", ".bin", "next"), ["build"], {
+      cwd: root, stdio: "inherit", env: { ...process.env, NEXT_DIST_DIR: dist, NEXT_TELEMETRY_DISABLED: "1" },
+    });
+    if (build.status !== 0) throw new Error("next build failed");
+  } finally {
+    writeFileSync(join(root, "tsconfig.json"), tsconfig);
+  }
+}

@@ -3,13 +3,13 @@
 // the team stream; prints delivery latency and the web process's memory as plain lines.
 // Run: node --import tsx bench/sse.ts   (CLIENTS, EVENTS, EVENT_GAP_MS override the sizes).
 // The build in .next-sse is made once; delete that folder to measure changed code.
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import http from "node:http";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { benchEnvironment, median, percentile, root, sleep } from "./lib";
+import { benchEnvironment, ensureBuild, median, percentile, root, sleep } from "./lib";
 
 const CLIENTS = Number(process.env.CLIENTS ?? 1_000);
 const EVENTS = Number(process.env.EVENTS ?? 50);
@@ -17,13 +17,7 @@ const EVENT_GAP_MS = Number(process.env.EVENT_GAP_MS ?? 100);
 const DIST = ".next-sse";
 const deadline = setTimeout(() => { console.error("bench:sse gave up after 10 minutes"); process.exit(1); }, 600_000);
 
-if (!existsSync(join(root, DIST, "BUILD_ID"))) {
-  console.log(`building the app into ${DIST} (once)…`);
-  const build = spawnSync(join(root, "node_modules", ".bin", "next"), ["build"], {
-    cwd: root, stdio: "inherit", env: { ...process.env, NEXT_DIST_DIR: DIST, NEXT_TELEMETRY_DISABLED: "1" },
-  });
-  if (build.status !== 0) throw new Error("next build failed");
-}
+ensureBuild(DIST);
 
 const { env, drop } = await benchEnvironment("sse");
 const { getDb, closeDb } = await import("@/lib/db");

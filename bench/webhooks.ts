@@ -3,9 +3,9 @@
 // on a private database, GitHub played by the local double, signed deliveries sent from a second
 // process. Prints deliveries/s accepted, p50/p99 to the 2xx, and webhook → fix-run-started latency.
 // Run: node --import tsx bench/webhooks.ts   (DELIVERIES, CONCURRENCY, FIX_RUNS override the sizes)
-import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { createHmac, randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import http from "node:http";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
@@ -64,20 +64,14 @@ if (process.argv[2] === "--sender") {
 }
 
 // ───────────── the bench ─────────────
-const { benchEnvironment, median, percentile, root, sleep, startWorkers, stopWorkers, workersReady } = await import("./lib");
+const { benchEnvironment, ensureBuild, median, percentile, root, sleep, startWorkers, stopWorkers, workersReady } = await import("./lib");
 const DELIVERIES = Number(process.env.DELIVERIES ?? 5_000);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 32);
 const FIX_RUNS = Number(process.env.FIX_RUNS ?? 10);
 const DIST = ".next-gh";
 const deadline = setTimeout(() => { console.error("bench:webhooks gave up after 10 minutes"); process.exit(1); }, 600_000);
 
-if (!existsSync(join(root, DIST, "BUILD_ID"))) {
-  console.log(`building the app into ${DIST} (once)…`);
-  const build = spawnSync(join(root, "node_modules", ".bin", "next"), ["build"], {
-    cwd: root, stdio: "inherit", env: { ...process.env, NEXT_DIST_DIR: DIST, NEXT_TELEMETRY_DISABLED: "1" },
-  });
-  if (build.status !== 0) throw new Error("next build failed");
-}
+ensureBuild(DIST);
 
 const { GithubDouble } = await import("../test/helpers/github-double");
 const remotesRoot = mkdtempSync(join(tmpdir(), "rm-bench-remotes-"));
