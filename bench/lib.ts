@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFile
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { Redis } from "ioredis";
 import { findServices, withDatabase } from "../scripts/services";
 
 export const root = join(import.meta.dirname, "..");
@@ -27,7 +28,15 @@ export async function benchEnvironment(name: string) {
   Object.assign(process.env, env);
   const { applyMigrations } = await import("@/lib/db/migrations");
   await applyMigrations(env.DATABASE_URL, { log: () => {} });
+  // Drops the database and the bench's Redis keys (queues, streams) under its prefix.
   const drop = async () => {
+    const redis = new Redis(env.REDIS_URL);
+    for (let cursor = "0"; ;) {
+      const [next, keys] = await redis.scan(cursor, "MATCH", `${env.REDIS_PREFIX}:*`, "COUNT", 1000);
+      if (keys.length) await redis.del(...keys);
+      if ((cursor = next) === "0") break;
+    }
+    await redis.quit();
     const c = new pg.Client({ connectionString: services.adminUrl });
     await c.connect();
     await c.query(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`);

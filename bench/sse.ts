@@ -131,12 +131,5 @@ console.log(`redis connections (server-wide): ${redisBefore} before clients, ${r
 await new Promise((r) => { web.once("exit", r); stopWeb(); });
 await closeRedis();
 await closeDb();
-const cleaner = new (await import("ioredis")).Redis(env.REDIS_URL);
-for (let cursor = "0"; ;) {
-  const [next, keys] = await cleaner.scan(cursor, "MATCH", `${env.REDIS_PREFIX}:*`, "COUNT", 1000);
-  if (keys.length) await cleaner.del(...keys);
-  if ((cursor = next) === "0") break;
-}
-await cleaner.quit();
 await drop();
 clearTimeout(deadline);

@@ -181,13 +181,6 @@ await double.stop();
 await closeQueues();
 await closeRedis();
 await closeDb();
-const cleaner = new (await import("ioredis")).Redis(env.REDIS_URL);
-for (let cursor = "0"; ;) {
-  const [next, keys] = await cleaner.scan(cursor, "MATCH", `${env.REDIS_PREFIX}:*`, "COUNT", 1000);
-  if (keys.length) await cleaner.del(...keys);
-  if ((cursor = next) === "0") break;
-}
-await cleaner.quit();
 await drop();
 clearTimeout(deadline);
 process.exit(0);
