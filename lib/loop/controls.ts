@@ -1,3 +1,4 @@
+import { LIVE_RUN_STATUSES } from "@/lib/loop/load";
 import { getDb, type LoopMode } from "@/lib/db";
 import { enqueueTick } from "@/lib/queues";
 import { recordActivity } from "@/lib/loop/activity";
@@ -33,7 +34,7 @@ export async function changeLoopMode(project: Project, action: keyof typeof tran
   }
   let mode: LoopMode = action === "stop" ? "stopping" : action === "pause" ? "paused" : "running";
   if (action === "stop") {
-    const live = await db.run.count({ where: { projectId: project.id, status: { in: ["queued", "starting", "running"] } } });
+    const live = await db.run.count({ where: { projectId: project.id, status: { in: [...LIVE_RUN_STATUSES] } } });
     if (live === 0) mode = "stopped";
   }
   const updated = await db.loopState.updateMany({

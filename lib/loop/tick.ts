@@ -1,6 +1,5 @@
-import { hostname } from "node:os";
 import { getDb, getPool } from "@/lib/db";
-import { getEnv } from "@/lib/env";
+import { workerId } from "@/lib/worker-id";
 import { announce } from "@/lib/events/publish";
 import { enqueueSpawn } from "@/lib/queues";
 import { reconcileRuns, requeueStaleMerges } from "@/lib/runs/reconcile";
@@ -17,13 +16,12 @@ import { enqueuePullRequestPoll } from "@/lib/github/poll";
 import type { Decision, PromptView } from "@/lib/loop/types";
 import type { PromptPriority } from "@/lib/prompts/schema";
 
-const owner = () => getEnv().WORKER_ID ?? `${hostname()}:${process.pid}`;
 
 export type TickResult = { skipped: true } | { skipped: false; decision: Decision };
 
 /** One tick of a project: seed 000's parallel checks, then the prompt-loop decision. */
 export async function runTick(projectId: string, now = () => new Date()): Promise<TickResult> {
-  const me = owner();
+  const me = workerId();
   let snap = await lockAndLoad(projectId, me, TICK_LOCK_MS);
   if (!snap) return { skipped: true };
   let finished = false;

@@ -1,6 +1,6 @@
+import { LIVE_RUN_STATUSES } from "@/lib/loop/load";
 import { getDb } from "@/lib/db";
 
-const LIVE_RUN = ["queued", "starting", "running"] as const;
 
 /** Projects of a team with the counts the projects list shows. */
 export async function listProjectsWithStatus(teamId: string) {
@@ -13,7 +13,7 @@ export async function listProjectsWithStatus(teamId: string) {
   const ids = projects.map((p) => p.id);
   const [promptCounts, running, lastActivity] = await Promise.all([
     db.prompt.groupBy({ by: ["projectId", "status"], where: { projectId: { in: ids } }, _count: { _all: true } }),
-    db.run.groupBy({ by: ["projectId"], where: { projectId: { in: ids }, status: { in: [...LIVE_RUN] } }, _count: { _all: true } }),
+    db.run.groupBy({ by: ["projectId"], where: { projectId: { in: ids }, status: { in: [...LIVE_RUN_STATUSES] } }, _count: { _all: true } }),
     db.activityEvent.groupBy({ by: ["projectId"], where: { projectId: { in: ids } }, _max: { createdAt: true } }),
   ]);
   return projects.map((p) => {

@@ -1,3 +1,4 @@
+import { LIVE_RUN_STATUSES } from "@/lib/loop/load";
 import { z } from "zod";
 import { getDb } from "@/lib/db";
 import { recordAudit, SYSTEM, type AuditBy } from "@/lib/audit/record";
@@ -41,7 +42,7 @@ export async function cancelPrompt(project: Project, promptId: string, by: Audit
     const n = await tx.prompt.updateMany({ where: { id: promptId, status: { in: ["pending", "in_progress"] } }, data: { status: "cancelled", completedAt: now } });
     if (n.count === 0) return false;
     const runs = await tx.run.updateMany({
-      where: { promptId, status: { in: ["queued", "starting", "running"] } },
+      where: { promptId, status: { in: [...LIVE_RUN_STATUSES] } },
       data: { status: "cancelled", finishedAt: now, error: "cancelled by a person", leaseExpiresAt: null },
     });
     if (runs.count > 0) await tx.loopState.update({ where: { projectId: project.id }, data: { lastSpawnAt: null } });

@@ -1,3 +1,4 @@
+import { LIVE_RUN_STATUSES } from "@/lib/loop/load";
 import { getDb } from "@/lib/db";
 import { recordAudit, SYSTEM, type AuditBy } from "@/lib/audit/record";
 import { enqueueTick } from "@/lib/queues";
@@ -14,7 +15,7 @@ export async function cancelRun(project: { id: string; teamId: string }, runId: 
   const now = new Date();
   const run = await getDb().$transaction(async (tx) => {
     const n = await tx.run.updateMany({
-      where: { id: runId, projectId: project.id, status: { in: ["queued", "starting", "running"] } },
+      where: { id: runId, projectId: project.id, status: { in: [...LIVE_RUN_STATUSES] } },
       data: { status: "cancelled", finishedAt: now, error: "cancelled by a person", leaseExpiresAt: null },
     });
     if (n.count === 0) return null;

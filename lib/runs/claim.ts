@@ -1,3 +1,4 @@
+import { LIVE_RUN_STATUSES } from "@/lib/loop/load";
 import { getDb, type Prisma, type RunKind } from "@/lib/db";
 
 interface Profile { id: string; adapter: string; model: string | null; fallbackModel: string | null }
@@ -26,7 +27,7 @@ async function slotStillFree(tx: Prisma.TransactionClient, projectId: string, li
   if (!state) return false;
   if (state.lastSpawnAt && now.getTime() - state.lastSpawnAt.getTime() < limits.cooldownMs) return false;
   const live = await tx.run.groupBy({
-    by: ["kind"], where: { projectId, status: { in: ["queued", "starting", "running"] }, kind: { in: ["executor", "planner"] } }, _count: { _all: true },
+    by: ["kind"], where: { projectId, status: { in: [...LIVE_RUN_STATUSES] }, kind: { in: ["executor", "planner"] } }, _count: { _all: true },
   });
   const count = (kind: string) => live.find((l) => l.kind === kind)?._count._all ?? 0;
   return count("planner") === 0 && count("executor") < limits.maxExecutors;

@@ -1,7 +1,7 @@
-import { hostname } from "node:os";
 import { resolve } from "node:path";
 import { getDb } from "@/lib/db";
 import { getEnv } from "@/lib/env";
+import { workerId } from "@/lib/worker-id";
 import { getLogger } from "@/lib/log";
 import { announce } from "@/lib/events/publish";
 import { branchExists, commitAll, commitsAhead, createWorktree, headSha, runBranchName } from "@/lib/git";
@@ -17,7 +17,6 @@ import { RunLogSink } from "@/lib/runs/log-sink";
 import { runVerifyCommand } from "@/lib/runs/verify";
 import { prepareGithubClone } from "@/lib/github/repo";
 
-export const workerId = () => getEnv().WORKER_ID ?? `${hostname()}:${process.pid}`;
 
 async function claimRun(runId: string, me: string) {
   const env = getEnv();

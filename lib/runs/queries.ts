@@ -1,3 +1,4 @@
+import { LIVE_RUN_STATUSES } from "@/lib/loop/load";
 import { getDb, type Prisma } from "@/lib/db";
 import { diffSummary } from "@/lib/git";
 
@@ -10,7 +11,7 @@ const runListSelect = {
 
 export async function listRuns(projectId: string, opts: { live?: boolean; take?: number } = {}) {
   return getDb().run.findMany({
-    where: { projectId, ...(opts.live ? { status: { in: ["queued", "starting", "running"] } } : {}) },
+    where: { projectId, ...(opts.live ? { status: { in: [...LIVE_RUN_STATUSES] } } : {}) },
     select: runListSelect,
     orderBy: { queuedAt: "desc" },
     take: Math.min(opts.take ?? 50, 200),
