@@ -1,15 +1,14 @@
 import NextAuth, { CredentialsSignin } from "next-auth";
-import { PrismaAdapter } from "@auth/prisma-adapter";
 import Credentials from "next-auth/providers/credentials";
 import GitHub from "next-auth/providers/github";
 import { cookies } from "next/headers";
 import { z } from "zod";
 import { getEnv } from "@/lib/env";
-import { getDb } from "@/lib/db";
+import { authAdapter } from "@/lib/auth/adapter";
 import { isSessionCurrent } from "@/lib/auth/credentials";
 import { clientAddress } from "@/lib/auth/rate-limit";
 import { signInWithPassword } from "@/lib/auth/sign-in";
-import { INVITE_COOKIE, mayUseOAuth } from "@/lib/auth/oauth";
+import { INVITE_COOKIE, mayUseOAuth } from "@/lib/teams/oauth";
 
 const credentialsSchema = z.object({ email: z.email(), password: z.string().min(1).max(1000) });
 
@@ -28,9 +27,11 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
   return {
     secret: env.AUTH_SECRET,
     trustHost: true,
+    // Behind https the session cookie must never travel over plain http.
+    useSecureCookies: new URL(env.APP_URL).protocol === "https:",
     // The adapter stores users and linked GitHub accounts; sessions stay JWTs so that
     // "sign out everywhere" is one timestamp and the credentials provider works.
-    adapter: PrismaAdapter(getDb() as never),
+    adapter: authAdapter(),
     session: { strategy: "jwt", maxAge: env.AUTH_SESSION_MAX_AGE_S },
     pages: { signIn: "/login", error: "/login" },
     providers: [

@@ -3,7 +3,7 @@ import { createMigrationAdapter } from "./lib/db/migrations-adapter";
 import { databaseUrl } from "./scripts/db/database-url";
 
 // The schema-engine binary cannot be downloaded here; the JS engine over the pg adapter
-// is what makes `prisma migrate diff` work offline (DESIGN.md, "Prisma offline").
+// is what makes `prisma migrate diff` work offline.
 export default defineConfig({
   schema: "prisma/schema.prisma",
   migrations: { path: "prisma/migrations" },

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { Redis } from "ioredis";
-import { findServices, withDatabase } from "../scripts/services";
+import { findServices, withDatabase } from "@/scripts/services";
 
 export const root = join(import.meta.dirname, "..");
 

@@ -1,4 +1,4 @@
-// Live fan-out (DESIGN.md target: 1,000 concurrent SSE clients, event p99 ≤ 100 ms):
+// Live fan-out (target, docs/ARCHITECTURE.md: 1,000 concurrent SSE clients, event p99 ≤ 100 ms):
 // one `next start` process, 1,000 loopback clients on /api/events, events published to
 // the team stream; prints delivery latency and the web process's memory as plain lines.
 // Run: node --import tsx bench/sse.ts   (CLIENTS, EVENTS, EVENT_GAP_MS override the sizes).
@@ -21,14 +21,14 @@ ensureBuild(DIST);
 
 const { env, drop } = await benchEnvironment("sse");
 const { getDb, closeDb } = await import("@/lib/db");
-const { hashToken, newToken } = await import("@/lib/auth/tokens");
+const { issueSecret } = await import("@/lib/auth/tokens");
 const { announce } = await import("@/lib/events/publish");
 const { SseParser } = await import("@/lib/events/sse-parse");
 const { closeRedis, getRedis, readyRedis } = await import("@/lib/redis/connections");
 
 const team = await getDb().team.create({ data: { name: "SSE bench", slug: `sse-${randomBytes(3).toString("hex")}` } });
-const { token, prefix } = newToken("api");
-await getDb().apiToken.create({ data: { teamId: team.id, role: "viewer", name: "bench", tokenHash: hashToken(token), prefix } });
+const { token, prefix, tokenHash } = issueSecret("api");
+await getDb().apiToken.create({ data: { teamId: team.id, role: "viewer", name: "bench", tokenHash, prefix } });
 
 const port = await new Promise<number>((resolve) => {
   const s = createServer().listen(0, "127.0.0.1", () => { const p = (s.address() as { port: number }).port; s.close(() => resolve(p)); });

@@ -1,4 +1,4 @@
-// Webhook intake (DESIGN.md targets: ≥ 2,000 verified deliveries/s on loopback, p99 ≤ 20 ms to
+// Webhook intake (targets: ≥ 2,000 verified deliveries/s on loopback, p99 ≤ 20 ms to
 // the 2xx; reaction p50 ≤ 50 ms, p99 ≤ 250 ms): one `next start` process and one worker process
 // on a private database, GitHub played by the local double, signed deliveries sent from a second
 // process. Prints deliveries/s accepted, p50/p99 to the 2xx, and webhook → fix-run-started latency.
@@ -73,7 +73,7 @@ const deadline = setTimeout(() => { console.error("bench:webhooks gave up after 
 
 ensureBuild(DIST);
 
-const { GithubDouble } = await import("../test/helpers/github-double");
+const { GithubDouble } = await import("@/test/helpers/github-double");
 const remotesRoot = mkdtempSync(join(tmpdir(), "rm-bench-remotes-"));
 const double = await new GithubDouble(remotesRoot).start();
 const { env, drop } = await benchEnvironment("webhooks");
@@ -89,7 +89,7 @@ const { closeRedis } = await import("@/lib/redis/connections");
 const { closeQueues } = await import("@/lib/queues");
 const { createProject } = await import("@/lib/projects/create");
 const { createDemoRepo } = await import("@/lib/demo/repo");
-const { encryptSecret } = await import("@/lib/github/crypto");
+const { encryptSecret } = await import("@/lib/crypto/secrets");
 
 const db = getDb();
 const team = await db.team.create({ data: { name: "Webhook bench", slug: `wh-${randomBytes(3).toString("hex")}` } });

@@ -15,21 +15,27 @@
 //   sleep <ms>              wait, to stand in for a long run
 //   print <text>            say <text> as an assistant message
 //   exit <code>             exit with <code> once every directive has run
-//   fail-once <abs-path>    the first time: create that marker file, fail and exit 1 at once;
+//   fail-once <path>        the first time: create that marker file, fail and exit 1 at once;
 //                           once the marker exists, carry on (for retry tests)
+//   usage <in> <out> [<cache-read> <cache-write>]
+//                           report one model call's tokens, as Claude Code does on each
+//                           assistant message; the result's usage is their sum
+//   tool <name> <json>      a tool call with that input, answered "ok"
+//   tool-fail <name> <json> a tool call with that input, answered with an error
+//   cost <usd>              the result's total_cost_usd (otherwise 0)
 //
 // A fence may use more than three backticks to hold ``` lines; it closes with a line of at least
 // as many. Other fenced blocks (```js, ...) are content, and directives inside them are not run.
-// Paths are relative to the worktree and must stay inside it, outside .git; a bad path or marker
-// fails the run with exit code 2 before anything is touched. Without `exit`, the run exits 1 when
+// Paths (markers too) are relative to the worktree and must stay inside it, outside .git, also
+// once symlinks are followed; a bad path fails the run with exit code 2 before anything is touched. Without `exit`, the run exits 1 when
 // an edit failed (e.g. deleting a missing file) and 0 otherwise. Same prompt, same output.
 import { createHash } from "node:crypto";
-import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { appendFileSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, isAbsolute, relative, resolve, sep } from "node:path";
 
 const FENCE = /^(`{3,})\s*(file|append|delete)\s+(\S.*?)\s*$/;
 const OTHER_FENCE = /^(`{3,})/;
-const LINE = /^(sleep|exit|print|fail-once)\s+(.+?)\s*$/;
+const LINE = /^(sleep|exit|print|fail-once|usage|tool|tool-fail|cost)\s+(.+?)\s*$/;
 
 const modelIndex = process.argv.indexOf("--model");
 const model = (modelIndex > 0 && process.argv[modelIndex + 1]) || "ringmaster-demo";
@@ -37,6 +43,8 @@ const prompt = readPrompt();
 const sessionId = uuid("session");
 const zeroUsage = { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
 let counter = 0;
+const total = { ...zeroUsage };
+let totalCost = 0;
 
 function readPrompt() {
   try {
@@ -55,8 +63,8 @@ function emit(message) {
   process.stdout.write(`${JSON.stringify({ ...message, session_id: sessionId, uuid: uuid(`line ${counter++}`) })}\n`);
 }
 
-function say(block) {
-  const message = { id: `msg_demo_${counter}`, type: "message", role: "assistant", model, content: [block], stop_reason: null, stop_sequence: null, usage: zeroUsage };
+function say(block, usage = zeroUsage) {
+  const message = { id: `msg_demo_${counter}`, type: "message", role: "assistant", model, content: [block], stop_reason: null, stop_sequence: null, usage };
   emit({ type: "assistant", message, parent_tool_use_id: null });
 }
 
@@ -71,8 +79,8 @@ function finish(code, summary) {
     num_turns: 1,
     result: summary,
     stop_reason: "end_turn",
-    total_cost_usd: 0,
-    usage: zeroUsage,
+    total_cost_usd: totalCost,
+    usage: total,
     modelUsage: {},
     permission_denials: [],
     ...(code === 0 ? {} : { errors: [summary] }),
@@ -98,18 +106,42 @@ function parse(text) {
     if (!line) continue;
     const [, kind, arg] = line;
     if ((kind === "sleep" || kind === "exit") && !/^\d+$/.test(arg)) continue;
+    if (kind === "usage" && !/^\d+(\s+\d+){1,3}$/.test(arg)) continue;
+    if (kind === "cost" && !/^\d+(\.\d+)?$/.test(arg)) continue;
     steps.push({ kind, arg });
   }
   return steps;
 }
 
+// A symlink in the worktree (an agent or the repository may have made it) must not lead a write
+// outside: the deepest existing ancestor of the target is resolved, a dangling link followed too.
+function realTarget(target, hops = 0) {
+  if (hops > 40) throw new Error(`"${target}" has too many levels of symbolic links`);
+  const rest = [];
+  let existing = target;
+  for (;;) {
+    try {
+      if (lstatSync(existing).isSymbolicLink() && !existsSync(existing)) {
+        return realTarget(resolve(dirname(existing), readlinkSync(existing), ...rest), hops + 1);
+      }
+      return resolve(realpathSync(existing), ...rest);
+    } catch (error) {
+      if (error.code !== "ENOENT") throw error;
+      rest.unshift(basename(existing));
+      existing = dirname(existing);
+    }
+  }
+}
+
 function check(step, root) {
-  if (step.kind === "fail-once" && !isAbsolute(step.arg)) throw new Error(`fail-once needs an absolute marker path, got "${step.arg}"`);
-  if (!step.path) return;
-  if (isAbsolute(step.path)) throw new Error(`"${step.path}" is absolute; paths must be relative to the worktree`);
-  const inside = relative(root, resolve(root, step.path));
-  if (inside === "" || inside === ".." || inside.startsWith(`..${sep}`)) throw new Error(`"${step.path}" is outside the worktree`);
-  if (inside.split(sep)[0] === ".git") throw new Error(`"${step.path}" is inside .git`);
+  const path = step.kind === "fail-once" ? step.arg : step.path;
+  if (!path) return;
+  if (isAbsolute(path)) throw new Error(`"${path}" is absolute, outside the worktree; paths are relative to it`);
+  for (const [base, target] of [[root, resolve(root, path)], [realpathSync(root), realTarget(resolve(root, path))]]) {
+    const inside = relative(base, target);
+    if (inside === "" || inside === ".." || inside.startsWith(`..${sep}`) || isAbsolute(inside)) throw new Error(`"${path}" is outside the worktree`);
+    if (inside.split(sep)[0] === ".git") throw new Error(`"${path}" is inside .git`);
+  }
 }
 
 function edit(step, root) {
@@ -123,6 +155,28 @@ function edit(step, root) {
   if (step.kind === "file") writeFileSync(target, step.content);
   else appendFileSync(target, step.content);
   return `${step.kind === "file" ? "Wrote" : "Appended"} ${Buffer.byteLength(step.content)} bytes to ${step.path}`;
+}
+
+function reportUsage(arg) {
+  const [input, output, cacheRead = 0, cacheWrite = 0] = arg.split(/\s+/).map(Number);
+  const usage = { input_tokens: input, output_tokens: output, cache_read_input_tokens: cacheRead, cache_creation_input_tokens: cacheWrite };
+  for (const key of Object.keys(total)) total[key] += usage[key];
+  say({ type: "text", text: `Used ${input + cacheRead + cacheWrite} input and ${output} output tokens.` }, usage);
+}
+
+let calls = 0;
+function callTool(fails, arg) {
+  const [, name, json] = /^(\S+)\s*(.*)$/.exec(arg);
+  let input;
+  try {
+    input = json ? JSON.parse(json) : {};
+  } catch {
+    input = { text: json };
+  }
+  const id = `toolu_demo_call_${String(++calls).padStart(2, "0")}`;
+  say({ type: "tool_use", id, name, input });
+  const content = fails ? "exit code 1: command failed" : "ok";
+  emit({ type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content, is_error: fails }] }, parent_tool_use_id: null });
 }
 
 const TOOL = { file: "Write", append: "Append", delete: "Delete" };
@@ -143,12 +197,16 @@ async function main() {
   let failures = 0;
   for (const step of steps) {
     if (step.kind === "print") say({ type: "text", text: step.arg });
+    else if (step.kind === "usage") reportUsage(step.arg);
+    else if (step.kind === "cost") totalCost = Number(step.arg);
+    else if (step.kind === "tool" || step.kind === "tool-fail") callTool(step.kind === "tool-fail", step.arg);
     else if (step.kind === "sleep") await new Promise((done) => setTimeout(done, Number(step.arg)));
     else if (step.kind === "exit") exitCode = Number(step.arg);
     else if (step.kind === "fail-once") {
-      if (existsSync(step.arg)) continue;
-      mkdirSync(dirname(step.arg), { recursive: true });
-      writeFileSync(step.arg, "failed once\n");
+      const marker = resolve(root, step.arg);
+      if (existsSync(marker)) continue;
+      mkdirSync(dirname(marker), { recursive: true });
+      writeFileSync(marker, "failed once\n");
       return finish(1, `Failing the first attempt on purpose (marker ${step.arg})`);
     } else {
       const id = `toolu_demo_${String(++edits).padStart(2, "0")}`;

@@ -1,12 +1,12 @@
 // "Sign in with GitHub" end to end against a local double of GitHub's OAuth flow, reached the
-// way GitHub Enterprise Server is (AUTH_GITHUB_URL). This spec starts its own `next start` on
+// way GitHub Enterprise Server is (AUTH_GITHUB_URL). This spec starts its own web server on
 // its own database, since the shared app runs without a GitHub provider.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import pg from "pg";
 import { expect, test } from "@playwright/test";
-import { GithubOAuthDouble, type GithubPerson } from "../test/helpers/github-oauth-double";
+import { GithubOAuthDouble, type GithubPerson } from "@/test/helpers/github-oauth-double";
 
 const root = join(import.meta.dirname, "..");
 const adminUrl = process.env.TEST_DATABASE_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
@@ -58,7 +58,7 @@ test.beforeAll(async () => {
          m AS (INSERT INTO "Membership" (id, "teamId", "userId", role) VALUES ('mem_grace', 'team_gh', 'user_grace', 'owner'))
     INSERT INTO "Account" (id, "userId", type, provider, "providerAccountId") VALUES ('acct_grace', 'user_grace', 'oauth', 'github', $1)`,
   [String(grace.id)]);
-  server = spawn(join(root, "node_modules", ".bin", "next"), ["start", "-p", String(port), "-H", "127.0.0.1"], { cwd: root, env, stdio: "inherit" });
+  server = spawn(process.execPath, ["--import", "tsx", "scripts/web.ts", "-p", String(port), "-H", "127.0.0.1"], { cwd: root, env, stdio: "inherit" });
   const deadline = Date.now() + 60_000;
   for (;;) {
     try { if ((await fetch(`${base}/api/health`)).status < 600) break; } catch { /* starting */ }

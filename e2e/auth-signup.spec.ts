@@ -1,4 +1,4 @@
-// The first user of a fresh install. This spec starts its own `next start` on a database
+// The first user of a fresh install. This spec starts its own web server on a database
 // without users, so the shared app (with its seeded demo owner) stays as it is.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -30,7 +30,7 @@ test.beforeAll(async () => {
   } as NodeJS.ProcessEnv;
   const migrated = spawnSync(join(root, "node_modules", ".bin", "tsx"), ["scripts/db/migrate.ts"], { cwd: root, env, stdio: ["ignore", "ignore", "inherit"] });
   if (migrated.status !== 0) throw new Error("migrating the fresh database failed");
-  server = spawn(join(root, "node_modules", ".bin", "next"), ["start", "-p", String(port), "-H", "127.0.0.1"], { cwd: root, env, stdio: "inherit" });
+  server = spawn(process.execPath, ["--import", "tsx", "scripts/web.ts", "-p", String(port), "-H", "127.0.0.1"], { cwd: root, env, stdio: "inherit" });
   const deadline = Date.now() + 60_000;
   for (;;) {
     try { if ((await fetch(`${base}/api/health`)).status < 600) break; } catch { /* starting */ }

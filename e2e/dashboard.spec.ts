@@ -11,8 +11,17 @@ test("create a project, queue dependent prompts, run them live, keyboard toggles
   // Create a project on a local repository.
   await page.getByRole("link", { name: "New project" }).click();
   await page.getByLabel("Name").fill("Live e2e");
-  await page.getByLabel("Repository path").fill(makeRepo());
+  const repo = makeRepo();
+  await page.getByLabel("Repository path").fill(repo);
   await screenshots(page, "new-project");
+  // A field's error keeps everything typed.
+  await page.getByLabel("Base branch").fill("bad..branch");
+  await page.getByRole("button", { name: "Create project" }).click();
+  await expect(page.locator(".field.invalid")).toContainText("baseBranch is not a valid branch name");
+  await expect(page.getByLabel("Name", { exact: true })).toHaveValue("Live e2e");
+  await expect(page.getByLabel("Repository path")).toHaveValue(repo);
+  await expect(page.getByLabel("Base branch")).toHaveValue("bad..branch");
+  await page.getByLabel("Base branch").fill("main");
   await page.getByRole("button", { name: "Create project" }).click();
   await expect(page.getByRole("heading", { name: "Live e2e" })).toBeVisible();
   await expect(page.getByTestId("loop-mode")).toHaveText("loop stopped");
@@ -70,6 +79,7 @@ test("create a project, queue dependent prompts, run them live, keyboard toggles
   await page.getByLabel("Max parallel executors").fill("0");
   await page.getByRole("button", { name: "Save settings" }).click();
   await expect(page.locator(".field.invalid")).toContainText("maxParallel must be at least 1");
+  await expect(page.getByLabel("Max parallel executors")).toHaveValue("0");
   await screenshots(page, "settings-error");
   await page.getByLabel("Max parallel executors").fill("2");
   await page.getByRole("button", { name: "Save settings" }).click();
@@ -84,6 +94,8 @@ test("create a project, queue dependent prompts, run them live, keyboard toggles
   await form.getByLabel(/^Adapter/).selectOption("shell");
   await form.getByRole("button", { name: "Create profile" }).click();
   await expect(form.locator(".field.invalid")).toContainText("commandTemplate is required for the shell adapter");
+  await expect(form.getByLabel(/^Name/)).toHaveValue("Custom CLI");
+  await expect(form.getByLabel(/^Adapter/)).toHaveValue("shell");
   await form.getByRole("textbox", { name: /^Command template/ }).fill("my-agent --task {prompt}");
   await form.getByRole("button", { name: "Create profile" }).click();
   await expect(page.getByRole("form", { name: "Profile Custom CLI" })).toBeVisible();

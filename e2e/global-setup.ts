@@ -45,6 +45,7 @@ export default async function globalSetup() {
     AUTH_SECRET: randomBytes(32).toString("hex"),
     APP_URL: `http://127.0.0.1:${port}`,
     DATA_DIR: dataDir,
+    ENCRYPTION_KEY: randomBytes(32).toString("hex"),
     DEMO_PASSWORD: password,
     LOG_LEVEL: "warn",
   };
@@ -55,7 +56,7 @@ export default async function globalSetup() {
     if (r.status !== 0) throw new Error(`${script} failed`);
   }
   const children = [
-    spawn(join(root, "node_modules", ".bin", "next"), ["start", "-p", port, "-H", "127.0.0.1"], { cwd: root, env, stdio: "inherit" }),
+    spawn(process.execPath, ["--import", "tsx", "scripts/web.ts", "-p", port, "-H", "127.0.0.1"], { cwd: root, env, stdio: "inherit" }),
     spawn(process.execPath, ["--import", "tsx", "workers/main.ts"], { cwd: root, env, stdio: "inherit" }),
   ];
   process.env.E2E_EMAIL = "demo@ringmaster.local";

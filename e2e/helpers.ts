@@ -1,6 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, type Page } from "@playwright/test";
 
@@ -12,9 +11,11 @@ export async function signIn(page: Page, email = process.env.E2E_EMAIL!, passwor
   await expect(page.getByRole("heading", { name: "Projects" })).toBeVisible();
 }
 
-/** A fresh local git repository on `main`, as a user would point a project at. */
+/** A fresh local git repository on `main` under the server's repository root (its data folder's repos/). */
 export function makeRepo(): string {
-  const dir = join(mkdtempSync(join(tmpdir(), "rm-e2e-repo-")), "app");
+  const root = join(process.env.E2E_DATA_DIR!, "repos");
+  mkdirSync(root, { recursive: true });
+  const dir = join(mkdtempSync(join(root, "e2e-")), "app");
   const env = { ...process.env, GIT_AUTHOR_NAME: "e2e", GIT_AUTHOR_EMAIL: "e2e@localhost", GIT_COMMITTER_NAME: "e2e", GIT_COMMITTER_EMAIL: "e2e@localhost" };
   execFileSync("git", ["init", "-q", "-b", "main", dir], { env });
   writeFileSync(join(dir, "README.md"), "# e2e\n");

@@ -5,8 +5,8 @@ describe("parseEnv", () => {
   it("applies defaults to a minimal environment", () => {
     const env = parseEnv({ DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/x" });
     expect(env.REDIS_URL).toBe("redis://127.0.0.1:6379");
-    expect(env.LEASE_TTL_MS).toBe(15_000);
-    expect(env.LEASE_RENEW_MS).toBe(5_000);
+    expect(env.LEASE_TTL_MS).toBe(12_000);
+    expect(env.LEASE_RENEW_MS).toBe(3_000);
     expect(env.SPAWN_RATE_MAX).toBe(60);
   });
 
@@ -15,6 +15,14 @@ describe("parseEnv", () => {
     expect(parseEnv(base).AUTH_GITHUB_URL).toBeUndefined();
     expect(parseEnv({ ...base, AUTH_GITHUB_URL: "https://github.example.com/" }).AUTH_GITHUB_URL).toBe("https://github.example.com");
     expect(() => parseEnv({ ...base, AUTH_GITHUB_URL: "ftp://github.example.com" })).toThrowError(/AUTH_GITHUB_URL must be an http\(s\) URL/);
+  });
+
+  it("reads GITHUB_API_HOSTS as origins (a bare host means https), and names a bad entry", () => {
+    const base = { DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/x" };
+    expect(parseEnv(base).GITHUB_API_HOSTS).toEqual([]);
+    expect(parseEnv({ ...base, GITHUB_API_HOSTS: "ghe.example.com, http://127.0.0.1:4010/api/v3," }).GITHUB_API_HOSTS)
+      .toEqual(["https://ghe.example.com", "http://127.0.0.1:4010"]);
+    expect(() => parseEnv({ ...base, GITHUB_API_HOSTS: "ftp://x.example" })).toThrowError(/GITHUB_API_HOSTS has "ftp:\/\/x.example"/);
   });
 
   it("names a missing DATABASE_URL", () => {

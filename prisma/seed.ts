@@ -8,6 +8,7 @@ import { closeQueues } from "@/lib/queues";
 import { closeRedis } from "@/lib/redis/connections";
 import { hashPassword } from "@/lib/auth/password";
 import { createProject } from "@/lib/projects/create";
+import { repoRoots } from "@/lib/projects/repo-path";
 import { createDemoRepo } from "@/lib/demo/repo";
 import { demoPrompts } from "@/lib/demo/prompts";
 
@@ -19,7 +20,8 @@ async function main() {
   if (getEnv().SEED_DEMO === "off") return;
   const existing = await db.team.findUnique({ where: { slug: "demo" }, include: { projects: true } });
   if (existing) {
-    // The demo repository lives under DATA_DIR; recreate it if that folder was wiped.
+    // The demo repository lives in the first root of local repositories (by default the data
+    // folder's repos/; older installs: the data folder); recreate it if that folder was wiped.
     for (const p of existing.projects) if (p.repoPath?.endsWith("demo-repo")) createDemoRepo(p.repoPath);
     return;
   }
@@ -32,7 +34,7 @@ async function main() {
     data: { name: "Demo team", slug: "demo", memberships: { create: { userId: user.id, role: "owner" } } },
   });
   const profile = await db.agentProfile.create({ data: { teamId: team.id, name: "Demo agent", adapter: "demo" } });
-  const repoPath = createDemoRepo(resolve(getEnv().DATA_DIR, "demo-repo"));
+  const repoPath = createDemoRepo(resolve(repoRoots()[0], "demo-repo"));
   const project = await createProject(
     team.id,
     { name: "Demo app", repoKind: "local", repoPath, baseBranch: "main", executorProfileId: profile.id },

@@ -2,7 +2,7 @@
 // promises: explicit URLs, local defaults, docker compose, private instances under .data/.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import pg from "pg";
 import { Redis } from "ioredis";
@@ -98,17 +98,22 @@ function asPostgresUser(dir: string): { run: (bin: string, args: string[]) => [s
     throw new SetupError("Postgres cannot run as root and there is no `postgres` user: run `npm start` as a normal user, or set DATABASE_URL.");
   }
   execFileSync("chown", ["-R", "postgres", dir]);
+  // The postgres user passes through the (otherwise private) data folder to its own subfolder.
+  if ((statSync(dataDir).mode & 0o001) === 0) {
+    execFileSync("chgrp", ["postgres", dataDir]);
+    chmodSync(dataDir, 0o710);
+  }
   if (spawnSync("runuser", ["-u", "postgres", "--", "test", "-w", dir], { stdio: "ignore" }).status !== 0) {
     throw new SetupError(`Postgres cannot run as root, and the postgres user cannot reach ${dir}: run \`npm start\` as a normal user, set DATA_DIR to a folder the postgres user can reach, or set DATABASE_URL.`);
   }
   return { run: (bin, args) => ["runuser", ["-u", "postgres", "--", bin, ...args]] };
 }
 
-export async function privatePostgres(port = 54329): Promise<{ url: string; stop: () => void } | null> {
+export async function privatePostgres(port = 54329, dir = join(dataDir, "postgres")): Promise<{ url: string; stop: () => void } | null> {
   const initdb = findBinary("initdb");
   const pgCtl = findBinary("pg_ctl");
   if (!initdb || !pgCtl) return null;
-  const dir = join(dataDir, "postgres");
+  ensureDataDir();
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const { run } = asPostgresUser(dir);
   const exec = (bin: string, args: string[]) => {
@@ -126,15 +131,35 @@ export async function privatePostgres(port = 54329): Promise<{ url: string; stop
   return { url, stop: () => void exec(pgCtl, ["-D", dir, "-m", "fast", "-w", "stop"]) };
 }
 
-export async function privateRedis(port = 63799): Promise<{ url: string; stop: () => void } | null> {
+export async function privateRedis(port = 63799, dir = join(dataDir, "redis")): Promise<{ url: string; stop: () => void } | null> {
   const bin = findBinary("redis-server");
   if (!bin) return null;
-  mkdirSync(join(dataDir, "redis"), { recursive: true });
-  const child = spawn(bin, ["--port", String(port), "--bind", "127.0.0.1", "--dir", join(dataDir, "redis"),
+  ensureDataDir();
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const child = spawn(bin, ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir,
     "--save", "", "--appendonly", "no", "--maxmemory-policy", "noeviction"], { stdio: "ignore" });
   const url = `redis://127.0.0.1:${port}`;
   await waitFor(() => redisAnswers(url), "private Redis");
   return { url, stop: () => void child.kill("SIGTERM") };
+}
+
+const address = (url: string) => {
+  const u = new URL(url);
+  return `${u.hostname}:${u.port || (u.protocol.startsWith("redis") ? "6379" : "5432")}`;
+};
+
+// A configured service may be starting too (a managed database after a restart, compose):
+// say once what we wait for (never the URL: it may hold a password), retry with backoff
+// for SERVICES_WAIT_S (default 60), then give up with the last error.
+async function patiently(check: () => Promise<string | null>, what: string, log: (line: string) => void): Promise<string | null> {
+  const deadline = Date.now() + Number(process.env.SERVICES_WAIT_S ?? 60) * 1000;
+  let err = await check();
+  if (err) log(`waiting for ${what}…`);
+  for (let delay = 250; err && Date.now() < deadline; delay = Math.min(delay * 2, 5000)) {
+    await sleep(Math.min(delay, Math.max(0, deadline - Date.now())));
+    err = await check();
+  }
+  return err;
 }
 
 function compose(service: "postgres" | "redis"): boolean {
@@ -151,7 +176,7 @@ export async function findServices(log: (line: string) => void, databaseName = "
   let databaseUrl: string;
   if (process.env.DATABASE_URL) {
     databaseUrl = process.env.DATABASE_URL;
-    const err = await postgresAnswers(databaseUrl);
+    const err = await patiently(() => postgresAnswers(databaseUrl), `Postgres at ${address(databaseUrl)}`, log);
     if (err) throw new SetupError(`DATABASE_URL does not answer (${err}). Fix the URL in .env or unset it to let Ringmaster find or start Postgres.`);
     adminUrl = databaseUrl;
   } else {
@@ -177,7 +202,7 @@ export async function findServices(log: (line: string) => void, databaseName = "
   let redisUrl: string;
   if (process.env.REDIS_URL) {
     redisUrl = process.env.REDIS_URL;
-    const err = await redisAnswers(redisUrl);
+    const err = await patiently(() => redisAnswers(redisUrl), `Redis at ${address(redisUrl)}`, log);
     if (err) throw new SetupError(`REDIS_URL does not answer (${err}). Fix the URL in .env or unset it to let Ringmaster find or start Redis.`);
   } else if (!(await redisAnswers("redis://127.0.0.1:6379"))) {
     redisUrl = "redis://127.0.0.1:6379";
@@ -202,9 +227,14 @@ export function loadDotEnv(): void {
   if (existsSync(file)) process.loadEnvFile(file);
 }
 
+/** The data folder, created private (0700): it holds the secrets below, clones and worktrees. */
+function ensureDataDir(): void {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+}
+
 export function persistentSecret(name: string): string {
   const file = join(dataDir, name);
-  mkdirSync(dataDir, { recursive: true });
+  ensureDataDir();
   if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString("hex"), { mode: 0o600 });
   return readFileSync(file, "utf8").trim();
 }

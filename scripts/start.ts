@@ -3,6 +3,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, statSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { ensureSandboxTools } from "./sandbox-tools";
 import { findServices, loadDotEnv, persistentSecret, root, SetupError } from "./services";
 
 const dev = process.argv.includes("--dev");
@@ -30,6 +31,7 @@ function buildIsStale(): boolean {
 async function main() {
   loadDotEnv();
   const services = await findServices(say);
+  ensureSandboxTools(say);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATABASE_URL: services.databaseUrl,
@@ -50,7 +52,7 @@ async function main() {
 
   const port = process.env.PORT ?? "3000";
   const children: ChildProcess[] = [
-    spawn(next, [dev ? "dev" : "start", "-p", port], { cwd: root, env, stdio: "inherit" }),
+    spawn(process.execPath, ["--import", "tsx", "scripts/web.ts", "-p", port, ...(dev ? ["--dev"] : [])], { cwd: root, env, stdio: "inherit" }),
     spawn(process.execPath, ["--import", "tsx", "workers/main.ts"], { cwd: root, env, stdio: "inherit" }),
   ];
   say(`web on http://localhost:${port} · workers running · Ctrl-C stops everything`);

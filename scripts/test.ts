@@ -3,6 +3,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { ensureSandboxTools } from "./sandbox-tools";
 import { findServices, loadDotEnv, root, SetupError } from "./services";
 import { ensureChromium } from "./chromium";
 
@@ -33,6 +34,7 @@ async function main() {
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   const chromium = ensureChromium(say);
+  ensureSandboxTools(say);
   const services = await findServices(say, "ringmaster_test");
   const bin = (name: string) => join(root, "node_modules", ".bin", name);
   const env: NodeJS.ProcessEnv = {

@@ -1,3 +1,5 @@
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { getQueue } from "@/lib/queues";
@@ -8,6 +10,7 @@ import { GET as listApprovals } from "@/app/api/approvals/route";
 import { POST as decide } from "@/app/api/approvals/[id]/route";
 import { PATCH as patchPolicy } from "@/app/api/approvals/policy/[id]/route";
 import { GET as listPolicies } from "@/app/api/approvals/policy/route";
+import { POST as postImport } from "@/app/api/projects/[id]/prompts/import/route";
 import { createTeamWithProject } from "./helpers/fixtures";
 import { apiToken, params, request } from "./helpers/api";
 
@@ -18,6 +21,8 @@ const policy = (projectId: string, token: string, body: unknown) => patchPolicy(
 const addPrompt = async (projectId: string, token: string, title: string, body = "") =>
   (await (await postPrompt(request("POST", `/api/projects/${projectId}/prompts`, token, { title, body }), params(projectId))).json()).prompt;
 const inbox = async (token: string, status = "pending") => (await (await listApprovals(request("GET", `/api/approvals?status=${status}`, token), noParams)).json()).approvals;
+const importFiles = (projectId: string, token: string, files: Array<{ name: string; text: string }>) =>
+  postImport(request("POST", `/api/projects/${projectId}/prompts/import`, token, { files }), params(projectId));
 const decideAs = (id: string, token: string, body: unknown) => decide(request("POST", `/api/approvals/${id}`, token, body), params(id));
 
 describe("approval policy for prompts", () => {
@@ -123,5 +128,44 @@ describe("approval gates for merges and review-fix cycles past the cap", () => {
     await decideAs(waiting[1].id, operator, { decision: "reject", comment: "stop fixing, I will take over" });
     expect(await approvalGate(pr, "pr_merge")).toBe("approved");
     expect(await approvalGate(pr, "fix_cycle_cap")).toBe("rejected");
+  });
+});
+
+describe("prompts imported from files obey the approval policy", () => {
+  const file = (n: number, title: string) => `---\nnumber: ${n}\ntitle: ${title}\nstatus: pending\n---\n\`\`\`file imported-${n}.txt\nran\n\`\`\`\n`;
+
+  it("policy all: a file in the repository's .planning and an uploaded file wait for approval and do not run", async () => {
+    const { team, project, repoPath } = await createTeamWithProject({ loopEnabled: true, cooldownMs: 0 });
+    const admin = await apiToken(team.id, "admin");
+    expect((await policy(project.id, admin, { approvalPolicy: "all" })).status).toBe(200);
+    const dir = join(repoPath, ".planning", project.planningKey, "prompts");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "01-from-repo.md"), file(1, "From the repository"));
+    const uploaded = await importFiles(project.id, admin, [{ name: "02-uploaded.md", text: file(2, "Uploaded") }]);
+    expect(uploaded.status).toBe(201);
+
+    const first = await tickAndRun(project.id);
+    expect(first.run).toBeNull();
+    const prompts = await getDb().prompt.findMany({ where: { projectId: project.id }, orderBy: { number: "asc" } });
+    expect(prompts.map((p) => [p.number, p.origin, p.approval, p.status])).toEqual([
+      [1, "file", "pending", "pending"],
+      [2, "file", "pending", "pending"],
+    ]);
+    const waiting = await inbox(admin);
+    expect(waiting.map((a: { kind: string; prompt: { number: number } }) => [a.kind, a.prompt.number]).sort()).toEqual([["prompt_run", 1], ["prompt_run", 2]]);
+    expect(existsSync(join(repoPath, "imported-1.txt"))).toBe(false);
+  });
+
+  it("policy planner: files an agent wrote into the repository wait; a person's upload does not", async () => {
+    const { team, project, repoPath } = await createTeamWithProject({ loopEnabled: false });
+    const admin = await apiToken(team.id, "admin");
+    await policy(project.id, admin, { approvalPolicy: "planner" });
+    const dir = join(repoPath, ".planning", project.planningKey, "prompts");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "01-from-repo.md"), file(1, "From the repository"));
+    await importFiles(project.id, admin, [{ name: "02-uploaded.md", text: file(2, "Uploaded") }]);
+    await tickAndRun(project.id);
+    const prompts = await getDb().prompt.findMany({ where: { projectId: project.id }, orderBy: { number: "asc" } });
+    expect(prompts.map((p) => [p.number, p.approval])).toEqual([[1, "pending"], [2, "not_required"]]);
   });
 });

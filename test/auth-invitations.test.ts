@@ -2,13 +2,14 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { actorForToken } from "@/lib/auth/actor";
 import { checkCredentials } from "@/lib/auth/credentials";
-import { acceptInvitation } from "@/lib/teams/accept";
+import { acceptInvitation, InvitationSignInError } from "@/lib/teams/accept";
+import { hashPassword } from "@/lib/auth/password";
 import { getInvitation } from "@/lib/teams/invitations";
 import { GET as listInvitations, POST as postInvitation } from "@/app/api/invitations/route";
 import { DELETE as revoke } from "@/app/api/invitations/[id]/route";
 import { GET as listMembers } from "@/app/api/team/members/route";
 import { PATCH as patchMember, DELETE as deleteMember } from "@/app/api/team/members/[id]/route";
-import { createTeamWithProject } from "./helpers/fixtures";
+import { addMember, createTeamWithProject } from "./helpers/fixtures";
 import { apiToken, params, request } from "./helpers/api";
 
 const noParams = { params: Promise.resolve({}) };
@@ -66,14 +67,49 @@ describe("invitations", () => {
     expect(await getDb().user.count({ where: { email: { in: ["late@example.test", "r@example.test", "someone@example.test"] } } })).toBe(0);
   });
 
-  it("a signed-in person joins with their account; an existing email must sign in first", async () => {
+  it("a signed-in person joins with their account", async () => {
     const a = await createTeamWithProject({ loopEnabled: false });
     const b = await createTeamWithProject({ loopEnabled: false });
     const token = (await invite(await apiToken(b.team.id, "owner"), { role: "viewer" })).body.token;
-    await expect(acceptInvitation(token, { email: a.user.email, password: "a long enough password" }))
-      .rejects.toMatchObject({ issues: [expect.objectContaining({ path: ["email"] })] });
     expect(await acceptInvitation(token, { userId: a.user.id })).toMatchObject({ teamId: b.team.id, role: "viewer" });
     expect(await getDb().membership.count({ where: { userId: a.user.id } })).toBe(2);
+  });
+
+  it("never says an email has an account: its own password joins with it, a wrong one is a failed sign-in", async () => {
+    const a = await createTeamWithProject({ loopEnabled: false });
+    await getDb().user.update({ where: { id: a.user.id }, data: { passwordHash: await hashPassword("the owner's own passphrase") } });
+    const b = await createTeamWithProject({ loopEnabled: false });
+    const token = (await invite(await apiToken(b.team.id, "owner"), { role: "viewer" })).body.token;
+    const wrong = await acceptInvitation(token, { email: a.user.email, password: "a long enough password" }, new Date(), "198.51.100.77").catch((e) => e);
+    expect(wrong).toBeInstanceOf(InvitationSignInError);
+    expect(wrong.message).toBe("email or password is incorrect");
+    expect(JSON.stringify(wrong)).not.toMatch(/account/i);
+    // The probe counted as a failed sign-in of that account (the sign-in limits apply).
+    expect(await getDb().signInAttempt.count({ where: { email: a.user.email, address: "198.51.100.77", succeeded: false } })).toBe(1);
+    expect((await getInvitation(token))?.state).toBe("open");
+    expect(await acceptInvitation(token, { email: a.user.email.toUpperCase(), password: "the owner's own passphrase" })).toMatchObject({ userId: a.user.id, teamId: b.team.id });
+    expect(await getDb().user.count({ where: { email: a.user.email } })).toBe(1);
+  });
+
+  it("a link is used once even when two accept it at the same moment", async () => {
+    const { team } = await createTeamWithProject({ loopEnabled: false });
+    const token = (await invite(await apiToken(team.id, "owner"), { role: "viewer" })).body.token;
+    const results = await Promise.allSettled(["racer-one", "racer-two"].map((n) => acceptInvitation(token, { email: `${n}@example.test`, password: "a long enough password" })));
+    expect(results.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
+    expect((results.find((r) => r.status === "rejected") as PromiseRejectedResult).reason).toMatchObject({ status: 404 });
+    expect(await getDb().membership.count({ where: { teamId: team.id } })).toBe(2);
+    expect(await getDb().user.count({ where: { email: { in: ["racer-one@example.test", "racer-two@example.test"] } } })).toBe(1);
+  });
+
+  it("refuses the commonest and trivially repeated passwords by field", async () => {
+    const { team } = await createTeamWithProject({ loopEnabled: false });
+    const token = (await invite(await apiToken(team.id, "owner"), { role: "viewer" })).body.token;
+    for (const password of ["password123", "aaaaaaaaaaaa", "1234567890", "qwertyuiop", "abcabcabcabc"]) {
+      await expect(acceptInvitation(token, { email: "weak@example.test", password }))
+        .rejects.toMatchObject({ issues: [expect.objectContaining({ path: ["password"], message: expect.stringMatching(/^is too easy to guess/) })] });
+    }
+    expect(await getDb().user.count({ where: { email: "weak@example.test" } })).toBe(0);
+    expect((await getInvitation(token))?.state).toBe("open");
   });
 
   it("validates input by field, and nobody grants more than they hold", async () => {
@@ -103,8 +139,7 @@ describe("members", () => {
     expect(byAdmin.status).toBe(403);
     expect((await getDb().membership.findUniqueOrThrow({ where: { id: ownerMembership.id } })).role).toBe("owner");
 
-    const second = await getDb().user.create({ data: { email: `second-${team.id}@example.test` } });
-    const m2 = await getDb().membership.create({ data: { teamId: team.id, userId: second.id, role: "viewer" } });
+    const m2 = await addMember(team.id, "viewer");
     expect((await patchMember(request("PATCH", `/api/team/members/${m2.id}`, adminTok, { role: "owner" }), params(m2.id))).status).toBe(403);
     expect((await patchMember(request("PATCH", `/api/team/members/${m2.id}`, ownerTok, { role: "owner" }), params(m2.id))).status).toBe(200);
     // With a second owner, the first may step down.

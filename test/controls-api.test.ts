@@ -45,7 +45,7 @@ describe("autopilot controls over HTTP (seeds 000 and 003)", () => {
     expect(badJson.status).toBe(400);
     const badBranch = await loop(project.id, token, { action: "branch", branch: "has space" });
     expect(badBranch.status).toBe(400);
-    expect(await badBranch.json()).toEqual({ error: { code: "invalid", message: "branch is not a valid branch name", field: "branch" } });
+    expect(await badBranch.json()).toEqual({ error: { code: "invalid", message: "branch is not a valid branch name (git check-ref-format refuses it)", field: "branch" } });
     const conflict = await loop(project.id, token, { action: "resume" });
     expect(conflict.status).toBe(409);
     expect((await getDb().loopState.findUniqueOrThrow({ where: { projectId: project.id } })).mode).toBe("stopped");

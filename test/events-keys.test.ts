@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { QueryClient } from "@tanstack/react-query";
-import { invalidationsFor, queryKeys } from "@/app/(dashboard)/_live/query-keys";
+import { invalidationsFor, queryKeys } from "@/app/(dashboard)/_data/query-keys";
 
 // Which cached queries the live provider marks stale for an event, checked on a real
 // QueryClient holding one query of each kind (plus another project's).

@@ -122,3 +122,50 @@ describe("webhook intake (invariant 6)", () => {
     expect(row.payload).toEqual({});
   });
 });
+
+describe("webhook intake under hostile input", () => {
+  it("stores and processes a signed delivery whose JSON carries \\u0000 and an unpaired surrogate", async () => {
+    const { fullName, project } = await createGithubProject(double);
+    const payload = example("issue_comment", "created", fullName, (p) => { p.comment.body = "nul:\u0000 lone:\ud800 end"; });
+    const sent = await deliver("issue_comment", payload);
+    expect(sent.raw).toContain("\\u0000");
+    expect(sent.status).toBe(202);
+    const [row] = await rows(sent.deliveryId);
+    expect(row).toMatchObject({ projectId: project.id, status: "received" });
+    expect(await processDelivery(sent.deliveryId)).toBe("ignored");
+    const { storedPayload } = await import("@/lib/github/delivery-store");
+    const stored = storedPayload((await rows(sent.deliveryId))[0].payload) as typeof payload;
+    expect(stored.comment.body).toBe("nul:\u0000 lone:\ud800 end");
+    expect((await rows(sent.deliveryId))[0].status).toBe("ignored");
+  });
+
+  it("cuts a chunked body off at the size cap while reading, without buffering the rest", async () => {
+    const { POST } = await import("@/app/api/webhooks/github/route");
+    const chunk = new Uint8Array(1024 * 1024).fill(0x20);
+    let pulled = 0;
+    let cancelled = false;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled++;
+        if (pulled > 200) controller.close();
+        else controller.enqueue(chunk);
+      },
+      cancel() { cancelled = true; },
+    });
+    const req = new Request("http://localhost/api/webhooks/github", {
+      method: "POST", body, duplex: "half", headers: { "x-hub-signature-256": "sha256=00", "x-github-event": "push", "x-github-delivery": "chunked-1" },
+    } as RequestInit);
+    const res = await POST(req, undefined as never);
+    expect(res.status).toBe(413);
+    expect(cancelled).toBe(true);
+    // 25 MB is 25 chunks; the stream may have one or two more queued ahead of the reader.
+    expect(pulled).toBeLessThanOrEqual(28);
+    expect(await rows("chunked-1")).toHaveLength(0);
+  });
+
+  it("keeps the webhook secret cache bounded whatever repository names are sent", async () => {
+    const { repoTargets, cachedRepoTargetCount, REPO_TARGETS_CACHE_SIZE } = await import("@/lib/github/webhook-secrets");
+    await Promise.all(Array.from({ length: REPO_TARGETS_CACHE_SIZE + 200 }, (_, i) => repoTargets(`nobody/repo-${i}`)));
+    expect(cachedRepoTargetCount()).toBe(REPO_TARGETS_CACHE_SIZE);
+  });
+});

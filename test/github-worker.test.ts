@@ -33,8 +33,13 @@ describe("the github worker", () => {
       expect(fixes).toHaveLength(1);
       expect(fixes[0]).toMatchObject({ status: "succeeded", mergeStatus: "pushed", branch: pr.headBranch });
       expect(double.headSha(fullName, pr.headBranch)).toBe(fixes[0].commitSha);
-      const row = await getDb().webhookDelivery.findUniqueOrThrow({ where: { provider_deliveryId: { provider: "github", deliveryId: d.deliveryId } } });
-      expect(row.status).toBe("processed");
+      // The fix run can push before the delivery's job writes its outcome (or before a handed-back retry runs):
+      // wait for the outcome, then check that the retry started nothing new.
+      await waitUntil("the delivery processed", async () => {
+        const row = await getDb().webhookDelivery.findUniqueOrThrow({ where: { provider_deliveryId: { provider: "github", deliveryId: d.deliveryId } } });
+        return row.status === "processed";
+      }, 45_000);
+      expect(await getDb().run.count({ where: { pullRequestId: pr.id, kind: "reviewer_fix" } })).toBe(1);
     } finally {
       await stopWorkerProcess(worker);
     }

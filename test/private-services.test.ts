@@ -10,7 +10,7 @@ import { Redis } from "ioredis";
 const dataDir = mkdtempSync(join(tmpdir(), "rm-private-"));
 chmodSync(dataDir, 0o755);
 process.env.DATA_DIR = dataDir;
-const { privatePostgres, privateRedis } = await import("../scripts/services");
+const { privatePostgres, privateRedis } = await import("@/scripts/services");
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 describe("private service instances", () => {

@@ -22,20 +22,21 @@ import { POST as cancelRun } from "@/app/api/runs/[id]/cancel/route";
 import { POST as postProfile } from "@/app/api/agent-profiles/route";
 import { PATCH as patchProfile } from "@/app/api/agent-profiles/[id]/route";
 import { DELETE as disconnectGithub } from "@/app/api/projects/[id]/github/route";
-import { createTeamWithProject } from "./helpers/fixtures";
+import { POST as setCredential } from "@/app/api/team/credentials/route";
+import { DELETE as deleteCredential } from "@/app/api/team/credentials/[name]/route";
+import { encryptSecret } from "@/lib/crypto/secrets";
+import { createDemoRepo } from "@/lib/demo/repo";
+import { addMember, createTeamWithProject, tempRepoPath } from "./helpers/fixtures";
 import { apiToken, params, request } from "./helpers/api";
 
 const noParams = { params: Promise.resolve({}) };
+const walkRepo = createDemoRepo(tempRepoPath("walk"));
+process.env.ENCRYPTION_KEY ??= "5e".repeat(32);
 
 type Fixture = Awaited<ReturnType<typeof createTeamWithProject>>;
 
 let seq = 0;
 const unique = () => `${Date.now()}-${++seq}`;
-
-async function newMember(f: Fixture, role: TeamRole) {
-  const user = await getDb().user.create({ data: { email: `m-${unique()}@example.test` } });
-  return getDb().membership.create({ data: { teamId: f.team.id, userId: user.id, role } });
-}
 
 async function pendingApproval(f: Fixture) {
   const n = 1000 + ++seq;
@@ -67,7 +68,7 @@ const endpoints: Endpoint[] = [
   {
     name: "POST /api/projects", min: "admin", teamWide: true,
     setup: async (f) => f.team.id,
-    call: (_id, t) => postProject(request("POST", "/api/projects", t, { name: `walk ${unique()}`, repoKind: "local", repoPath: "/tmp/walk", baseBranch: "main" }), noParams),
+    call: (_id, t) => postProject(request("POST", "/api/projects", t, { name: `walk ${unique()}`, repoKind: "local", repoPath: walkRepo, baseBranch: "main" }), noParams),
     state: (teamId) => getDb().project.count({ where: { teamId } }),
   },
   {
@@ -151,13 +152,13 @@ const endpoints: Endpoint[] = [
   },
   {
     name: "PATCH /api/team/members/:id", min: "admin",
-    setup: async (f) => (await newMember(f, "viewer")).id,
+    setup: async (f) => (await addMember(f.team.id, "viewer")).id,
     call: (id, t) => patchMember(request("PATCH", `/api/team/members/${id}`, t, { role: "operator" }), params(id)),
     state: async (id) => (await getDb().membership.findUnique({ where: { id } }))?.role,
   },
   {
     name: "DELETE /api/team/members/:id", min: "admin",
-    setup: async (f) => (await newMember(f, "viewer")).id,
+    setup: async (f) => (await addMember(f.team.id, "viewer")).id,
     call: (id, t) => deleteMember(request("DELETE", `/api/team/members/${id}`, t), params(id)),
     state: (id) => getDb().membership.count({ where: { id } }),
   },
@@ -184,6 +185,18 @@ const endpoints: Endpoint[] = [
     setup: async (f) => (await getDb().apiToken.create({ data: { teamId: f.team.id, name: "victim", role: "viewer", tokenHash: hashToken(unique()), prefix: "rm_api_x" } })).id,
     call: (id, t) => deleteToken(request("DELETE", `/api/tokens/${id}`, t), params(id)),
     state: async (id) => (await getDb().apiToken.findUniqueOrThrow({ where: { id } })).revokedAt,
+  },
+  {
+    name: "POST /api/team/credentials", min: "admin", teamWide: true,
+    setup: async (f) => f.team.id,
+    call: (_id, t) => setCredential(request("POST", "/api/team/credentials", t, { name: `KEY_${seq++}`, value: "secret-value" }), noParams),
+    state: (teamId) => getDb().agentCredential.count({ where: { teamId } }),
+  },
+  {
+    name: "DELETE /api/team/credentials/:name", min: "admin",
+    setup: async (f) => (await getDb().agentCredential.create({ data: { teamId: f.team.id, name: `KEY_${seq++}`, encryptedValue: encryptSecret("v"), last4: "v" } })).name,
+    call: (name, t) => deleteCredential(request("DELETE", `/api/team/credentials/${name}`, t), { params: Promise.resolve({ name }) }),
+    state: (name) => getDb().agentCredential.count({ where: { name } }),
   },
   {
     name: "POST /api/approvals/:id", min: "operator",

@@ -1,11 +1,18 @@
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
-import { addPrompt, createTeamWithProject } from "./helpers/fixtures";
+import { addPrompt, createTeamWithProject, waitUntil } from "./helpers/fixtures";
 import { tickAndRun } from "./helpers/run-once";
-import { waitUntilGone } from "@/lib/agents/testing";
+
+function hostProcessesRunning(argv: string[]): boolean {
+  return readdirSync("/proc").filter((p) => /^\d+$/.test(p)).some((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, "utf8") === `${argv.join("\0")}\0`;
+    } catch {
+      return false;
+    }
+  });
+}
 
 async function useShellProfile(teamId: string, projectId: string, commandTemplate: string, extra: Record<string, unknown> = {}) {
   const profile = await getDb().agentProfile.create({ data: { teamId, name: `shell-${Math.random()}`, adapter: "shell", commandTemplate, ...extra } });
@@ -16,12 +23,12 @@ async function useShellProfile(teamId: string, projectId: string, commandTemplat
 describe("an agent run", () => {
   it("sees a scrubbed environment with its run context, in its own worktree on its own branch", async () => {
     const { team, project } = await createTeamWithProject({ cooldownMs: 0 });
-    const out = join(mkdtempSync(join(tmpdir(), "rm-env-")), "env.txt");
-    await useShellProfile(team.id, project.id, `env > ${out}; git rev-parse --abbrev-ref HEAD >> ${out}; pwd >> ${out}`);
+    // The sandbox hides every folder but the worktree, so the agent reports through its log.
+    await useShellProfile(team.id, project.id, "env; git rev-parse --abbrev-ref HEAD; pwd");
     const prompt = await addPrompt(project.id, { number: 7, title: "Show env", body: "" });
     const { run } = await tickAndRun(project.id);
     expect(run!.status).toBe("succeeded");
-    const seen = readFileSync(out, "utf8");
+    const seen = (await getDb().runLog.findMany({ where: { runId: run!.id } })).map((l) => l.content).join("\n");
     expect(seen).toContain(`RINGMASTER_RUN_ID=${run!.id}`);
     expect(seen).toContain(`RINGMASTER_PROMPT_ID=${prompt.id}`);
     expect(seen).toContain(`RINGMASTER_PROJECT_ID=${project.id}`);
@@ -41,8 +48,7 @@ describe("an agent run", () => {
   it("retries a failed prompt with the fallback model, then succeeds (seeds 002, 003)", async () => {
     const { project, profile } = await createTeamWithProject({ cooldownMs: 0 });
     await getDb().agentProfile.update({ where: { id: profile.id }, data: { model: "main-model", fallbackModel: "fallback-model" } });
-    const marker = join(mkdtempSync(join(tmpdir(), "rm-marker-")), "failed-once");
-    await addPrompt(project.id, { number: 1, title: "Flaky", body: `fail-once ${marker}\n\n\`\`\`file ok.txt\nok\n\`\`\`\n` });
+    await addPrompt(project.id, { number: 1, title: "Flaky", body: `fail-once .failed-once\n\n\`\`\`file ok.txt\nok\n\`\`\`\n` });
     const first = await tickAndRun(project.id);
     expect(first.run!.status).toBe("failed");
     expect(first.run!.model).toBe("main-model");
@@ -100,14 +106,14 @@ describe("an agent run", () => {
 
   it("times out a run past its maximum duration and kills its process group", async () => {
     const { team, project } = await createTeamWithProject({ cooldownMs: 0 });
-    const pidFile = join(mkdtempSync(join(tmpdir(), "rm-pid-")), "pid");
-    await useShellProfile(team.id, project.id, `sleep 30 & echo $! > ${pidFile}; wait`);
+    // The agent's pids live in its own namespace; its sleep is found on the host by its argument.
+    const nap = `${30 + Math.floor(Math.random() * 1000)}.5`;
+    await useShellProfile(team.id, project.id, `sleep ${nap} & wait`);
     await getDb().projectSettings.update({ where: { projectId: project.id }, data: { maxRunDurationMs: 1000 } });
     await addPrompt(project.id, { number: 1, title: "Forever", body: "" });
     const { run } = await tickAndRun(project.id);
     expect(run!.status).toBe("timed_out");
-    const pid = Number(readFileSync(pidFile, "utf8"));
-    expect(await waitUntilGone(pid, 2000)).toBe(true);
+    await waitUntil("the agent's background process to be gone", async () => !hostProcessesRunning(["sleep", nap]));
     expect(run!.prompt!.status).toBe("pending");
   });
 

@@ -1,3 +1,4 @@
+import type { Worker } from "bullmq";
 import { getEnv, EnvError } from "@/lib/env";
 import { getLogger } from "@/lib/log";
 import { closeDb } from "@/lib/db";
@@ -8,11 +9,25 @@ import { processTick } from "@/workers/tick";
 import { processSpawn, spawnShutdown } from "@/workers/spawn";
 import { processMerge } from "@/workers/merge";
 import { processGithub } from "@/workers/github";
+import { reportSandboxStatus } from "@/lib/sandbox/status";
+import { startMaintenance } from "@/workers/maintenance";
+import { waitForDependencies } from "@/lib/health";
 
 async function main() {
   const env = getEnv();
   const log = getLogger("workers");
-  const workers = [
+  let closing = false;
+  let workers: Worker[] = [];
+  let stopMaintenance = () => {};
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  // No queue is consumed before both dependencies answer: a job taken now would only fail.
+  await waitForDependencies((line) => log.info(line));
+  if (closing) return;
+  // Every start proves the agent sandbox before taking work; runs are refused if it fails.
+  await reportSandboxStatus();
+  if (closing) return;
+  workers = [
     startWorker("tick", processTick, { concurrency: env.TICK_CONCURRENCY }),
     startWorker("spawn", processSpawn, {
       concurrency: env.SPAWN_CONCURRENCY,
@@ -21,13 +36,14 @@ async function main() {
     startWorker("merge", processMerge, { concurrency: 2 }),
     startWorker("github", processGithub, { concurrency: env.GITHUB_CONCURRENCY }),
   ];
+  stopMaintenance = startMaintenance();
   log.info({ queues: workers.map((w) => w.name) }, "workers started");
 
-  let closing = false;
-  const shutdown = async (signal: string) => {
+  async function shutdown(signal: string) {
     if (closing) return;
     closing = true;
     log.info({ signal }, "shutting down");
+    stopMaintenance();
     spawnShutdown.abort("shutdown");
     // Workers first (in-flight jobs finish or are handed back), then Redis, then Prisma.
     await Promise.allSettled(workers.map((w) => w.close()));
@@ -35,9 +51,7 @@ async function main() {
     await closeRedis();
     await closeDb();
     process.exit(0);
-  };
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
-  process.on("SIGINT", () => void shutdown("SIGINT"));
+  }
 }
 
 main().catch((err) => {

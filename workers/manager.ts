@@ -6,7 +6,7 @@ import { queuePayloads, type QueueName, type QueuePayload } from "@/lib/queues";
 
 export type Processor<Q extends QueueName> = (data: QueuePayload<Q>, job: Job) => Promise<unknown>;
 
-// Lost locks are found in ~10 s instead of BullMQ's default ~60 s (DESIGN.md facts).
+// Lost locks are found in ~10 s instead of BullMQ's default ~60 s.
 const baseOptions = { lockDuration: 10_000, stalledInterval: 5_000, maxStalledCount: 3 };
 
 export function startWorker<Q extends QueueName>(

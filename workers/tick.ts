@@ -5,7 +5,8 @@ import type { Processor } from "@/workers/manager";
 export const processTick: Processor<"tick"> = async ({ projectId, reason }, job) => {
   const result = await runTick(projectId);
   // A nudge that found another tick of the project running must not be lost: it comes
-  // back right after, so what it announced is seen by a tick that starts after it.
-  if (result.skipped && job.name === "nudge") await enqueueTick(projectId, reason, 100);
+  // back right after, so what it announced is seen by a tick that starts after it. An
+  // archived project's nudge is dropped: it costs nothing from then on.
+  if (result.skipped === "locked" && job.name === "nudge") await enqueueTick(projectId, reason, 100);
   return result;
 };

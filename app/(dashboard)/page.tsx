@@ -1,8 +1,9 @@
 import Link from "next/link";
 import { listProjectsWithStatus } from "@/lib/projects/queries";
-import { roleAtLeast } from "@/lib/teams/membership";
-import { requireViewer } from "./current";
-import { ProjectsList, type ProjectItem } from "./projects-list";
+import { roleAtLeast } from "@/lib/auth/access";
+import { requireViewer } from "@/app/(dashboard)/current";
+import type { ProjectListJson } from "@/app/(dashboard)/_data/wire";
+import { ProjectsList } from "@/app/(dashboard)/projects-list";
 
 export const dynamic = "force-dynamic";
 
@@ -10,7 +11,7 @@ export default async function ProjectsPage() {
   const viewer = await requireViewer();
   const projects = await listProjectsWithStatus(viewer.team.id);
   // Serialized as the API would send it, so the live query can replace it seamlessly.
-  const initial = JSON.parse(JSON.stringify(projects)) as ProjectItem[];
+  const initial = JSON.parse(JSON.stringify(projects)) as ProjectListJson[];
   return (
     <>
       <div className="row spread">

@@ -1,21 +1,12 @@
 "use client";
 
 import Link from "next/link";
-import { useQuery } from "@tanstack/react-query";
-import { api } from "./_ui/api";
-import { Ago } from "./_ui/time";
+import { useProjects } from "@/app/(dashboard)/_data/use-projects";
+import type { ProjectListJson } from "@/app/(dashboard)/_data/wire";
+import { Ago } from "@/app/(dashboard)/_ui/time";
 
-export interface ProjectItem {
-  id: string; name: string; repo: string; baseBranch: string; mode: string; parallelEnabled: boolean; maxParallel: number;
-  running: number; pending: number; inProgress: number; done: number; failed: number; lastActivityAt: string | null;
-}
-
-export function ProjectsList({ initial }: { initial: ProjectItem[] }) {
-  const { data } = useQuery({
-    queryKey: ["projects"],
-    queryFn: () => api<{ projects: ProjectItem[] }>("/api/projects").then((r) => r.projects),
-    initialData: initial,
-  });
+export function ProjectsList({ initial }: { initial: ProjectListJson[] }) {
+  const { data } = useProjects(initial);
   if (data.length === 0) {
     return (
       <div className="panel empty">

@@ -28,7 +28,7 @@ export function parseClaudeStreamLine(line: string): AgentEvent[] {
     case "system":
       return systemEvents(message);
     case "assistant":
-      return arr(obj(message.message).content).flatMap((block) => assistantBlock(obj(block)));
+      return [...usageEvent(obj(message.message)), ...arr(obj(message.message).content).flatMap((block) => assistantBlock(obj(block)))];
     case "user":
       return arr(obj(message.message).content).flatMap((block) => userBlock(obj(block)));
     case "result":
@@ -55,6 +55,18 @@ function systemEvents(message: JsonObject): AgentEvent[] {
   }
   const field = SYSTEM_TEXT_FIELD[subtype];
   return field === undefined ? [] : textLog(str(message[field]));
+}
+
+// Claude Code prints one line per content block, each carrying its message's usage so far.
+function usageEvent(message: JsonObject): AgentEvent[] {
+  const usage = obj(message.usage);
+  const id = str(message.id);
+  if (!id || num(usage.output_tokens) === undefined) return [];
+  return [{
+    type: "usage", messageId: id, model: str(message.model),
+    inputTokens: num(usage.input_tokens) ?? 0, outputTokens: num(usage.output_tokens) ?? 0,
+    cacheReadTokens: num(usage.cache_read_input_tokens) ?? 0, cacheWriteTokens: num(usage.cache_creation_input_tokens) ?? 0,
+  }];
 }
 
 function assistantBlock(block: JsonObject): AgentEvent[] {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { claudeAdapter } from "@/lib/agents/claude";
 import { parseClaudeStreamLine } from "@/lib/agents/claude-stream";
 import { readTranscript } from "@/lib/agents/testing";
+import { RunMeter } from "@/lib/spend/meter";
 
 const ctx = { prompt: "-p fix it", worktree: "/repo" };
 
@@ -20,7 +21,7 @@ describe("claude adapter", () => {
 
   it("parses a stream-json transcript into steps, with the result's cost and all input tokens", async () => {
     const events = (await readTranscript("claude.jsonl")).flatMap((line) => claudeAdapter.parseLine(line, "stdout"));
-    expect(events).toEqual([
+    expect(events.filter((e) => e.type !== "usage")).toEqual([
       { type: "init", model: "claude-sonnet-4-5-20250929", sessionId: "7f3c9a1e-2b4d-4e6f-8a0b-1c2d3e4f5a6b" },
       { type: "log", text: "API retry 1/10: overloaded (HTTP 529)" },
       { type: "text", text: "I'll create hello.txt with a greeting." },
@@ -41,6 +42,17 @@ describe("claude adapter", () => {
         outputTokens: 412,
       },
     ]);
+  });
+
+  it("reads each assistant message's usage, which adds up to the result's totals", async () => {
+    const events = (await readTranscript("claude.jsonl")).flatMap((line) => claudeAdapter.parseLine(line, "stdout"));
+    const usage = events.filter((e) => e.type === "usage");
+    expect(usage).toHaveLength(6);
+    expect(usage[3]).toEqual({ type: "usage", messageId: "msg_01J2b7Lm", model: "claude-sonnet-4-5-20250929", inputTokens: 3, outputTokens: 70, cacheReadTokens: 17521, cacheWriteTokens: 120 });
+    const meter = new RunMeter({ maxTokens: null, maxCostUsd: null, maxToolCalls: null });
+    for (const e of usage) meter.observe(e);
+    // Sonnet 4.5 list prices: 12 × $3 + 3221 × $3.75 + 67383 × $0.30 + 412 × $15 per million.
+    expect(meter.totals).toEqual({ inputTokens: 12 + 3221 + 67383, outputTokens: 412, costUsd: expect.closeTo(0.03850965, 10), toolCalls: 0 });
   });
 
   it("turns an error result into a failed result that says why", () => {

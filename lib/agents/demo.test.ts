@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdir, readFile, readdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, readdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEMO_AGENT_PATH, demoAdapter } from "@/lib/agents/demo";
@@ -49,7 +49,7 @@ describe("demo agent", () => {
     expect(await readFile(join(cwd, "src/deep/a.txt"), "utf8")).toBe("replaced\n");
     expect(await readFile(join(cwd, "log.md"), "utf8")).toBe("# Log\n- entry\n");
     expect(existsSync(join(cwd, "old.txt"))).toBe(false);
-    expect(events).toEqual([
+    expect(events.filter((e) => e.type !== "usage")).toEqual([
       { type: "init", model: "demo-1", sessionId: expect.any(String) },
       { type: "text", text: "Starting" },
       { type: "tool_use", id: "toolu_demo_01", name: "Write", input: { file_path: "src/deep/a.txt", content: "one\ntwo\n" } },
@@ -85,9 +85,29 @@ describe("demo agent", () => {
     },
   );
 
-  it("refuses an unclosed block and a relative fail-once marker", async () => {
+  it("refuses an unclosed block", async () => {
     expect((await runDemo("```file a.txt\nx\n")).exitCode).toBe(2);
-    expect((await runDemo("fail-once marker\n")).exitCode).toBe(2);
+  });
+
+  it("never writes outside its worktree: absolute or escaping markers, and symlinks out, are refused", async () => {
+    const outside = await tempDir();
+    const cwd = await tempDir();
+    await symlink(outside, join(cwd, "link"));
+    await symlink(join(outside, "new.txt"), join(cwd, "dangling.txt"));
+    for (const prompt of [
+      `fail-once ${join(outside, "marker")}\n`,
+      "fail-once ../marker\n",
+      "fail-once link/marker\n",
+      fence("file link/escaped.txt", "x\n"),
+      fence("append link/deep/escaped.txt", "x\n"),
+      fence("file dangling.txt", "x\n"),
+    ]) {
+      const { exitCode, stderr } = await runDemo(prompt, { cwd });
+      expect(exitCode, prompt).toBe(2);
+      expect(stderr.join("\n"), prompt).toContain("outside the worktree");
+    }
+    expect(await readdir(outside)).toEqual([]);
+    expect((await readdir(cwd)).sort()).toEqual(["dangling.txt", "link"]);
   });
 
   it("exits with the code asked for, after making the edits", async () => {
@@ -104,9 +124,9 @@ describe("demo agent", () => {
   });
 
   it("fail-once fails the first attempt before later edits, creating its marker, and succeeds the next", async () => {
-    const marker = join(await tempDir(), "markers", "p1");
-    const prompt = `fail-once ${marker}\n${fence("file a.txt", "a\n")}`;
+    const prompt = `fail-once markers/p1\n${fence("file a.txt", "a\n")}`;
     const cwd = await tempDir();
+    const marker = join(cwd, "markers", "p1");
     const first = await runDemo(prompt, { cwd });
     expect(first.exitCode).toBe(1);
     expect(existsSync(marker)).toBe(true);

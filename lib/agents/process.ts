@@ -8,6 +8,8 @@ export const DEFAULT_RESULT_GRACE_MS = 120_000;
 
 export type OutputLine = { stream: OutputStream; line: string; at: Date };
 
+export type LaunchSpec = { command: string; args: string[]; shell?: boolean; env: Record<string, string> };
+
 export type RunAgentProcessOptions = {
   command: string;
   args: string[];
@@ -27,6 +29,10 @@ export type RunAgentProcessOptions = {
   /** Asked when the deadline passes; true grants the `resultGraceMs` extension, once. */
   hadRecentResult?: () => boolean;
   signal?: AbortSignal;
+  /** Kills the group at once, without the SIGTERM grace: a runaway agent gets no more lines. */
+  stopNow?: AbortSignal;
+  /** Rewrites the command before it starts, e.g. to start it inside the agent sandbox. */
+  launch?: (spec: LaunchSpec) => LaunchSpec;
 };
 
 export type AgentProcessResult = {
@@ -46,12 +52,14 @@ export function runAgentProcess(opts: RunAgentProcessOptions): Promise<AgentProc
   if (opts.signal?.aborted) {
     return Promise.resolve({ exitCode: null, signal: null, timedOut: false, cancelled: true, durationMs: 0 });
   }
+  const spec: LaunchSpec = { command: opts.command, args: opts.args, shell: opts.shell ?? false, env: opts.env };
+  const { command, args, shell, env } = opts.launch ? opts.launch(spec) : spec;
   return new Promise((resolve, reject) => {
-    const child = spawn(opts.command, opts.args, {
+    const child = spawn(command, args, {
       cwd: opts.cwd,
       // Next.js declares NODE_ENV required on ProcessEnv; an agent's scrubbed env has no need of it.
-      env: opts.env as NodeJS.ProcessEnv,
-      shell: opts.shell ?? false,
+      env: env as NodeJS.ProcessEnv,
+      shell: shell ?? false,
       detached: true,
       stdio: "pipe",
     });
@@ -91,6 +99,11 @@ export function runAgentProcess(opts: RunAgentProcessOptions): Promise<AgentProc
       stop();
     };
     opts.signal?.addEventListener("abort", onAbort, { once: true });
+    const onStopNow = () => {
+      cancelled = true;
+      signalGroup(pid, "SIGKILL");
+    };
+    opts.stopNow?.addEventListener("abort", onStopNow, { once: true });
 
     // Whatever the agent left running in its group would hold our pipes open and outlive the run.
     child.once("exit", () => signalGroup(pid, "SIGKILL"));
@@ -98,6 +111,7 @@ export function runAgentProcess(opts: RunAgentProcessOptions): Promise<AgentProc
       clearTimeout(deadline);
       cancelKill?.();
       opts.signal?.removeEventListener("abort", onAbort);
+      opts.stopNow?.removeEventListener("abort", onStopNow);
       stdout.flush();
       stderr.flush();
       resolve({ exitCode, signal, timedOut, cancelled, durationMs: Date.now() - startedAt });

@@ -17,7 +17,20 @@ export type AgentEvent =
       inputTokens?: number;
       outputTokens?: number;
     }
-  | { type: "log"; text: string };
+  | { type: "log"; text: string }
+  /**
+   * Tokens of one model call as far as it has gone; a later event with the same `messageId`
+   * replaces it. `inputTokens` here excludes the cached tokens counted apart.
+   */
+  | {
+      type: "usage";
+      messageId: string;
+      model?: string;
+      inputTokens: number;
+      outputTokens: number;
+      cacheReadTokens: number;
+      cacheWriteTokens: number;
+    };
 
 export type ResultEvent = Extract<AgentEvent, { type: "result" }>;
 

@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { getDb } from "@/lib/db";
-import { enqueueTick } from "@/lib/queues";
-import { enqueuePullRequestRecheck } from "@/lib/github/poll";
+import { enqueuePullRequestRecheck } from "@/lib/queues";
 import { requireRole, type Actor } from "@/lib/auth/actor";
 import { recordAudit } from "@/lib/audit/record";
-import { recordActivity } from "@/lib/loop/activity";
-import { ControlError } from "@/lib/loop/controls";
-import { AccessError } from "@/lib/teams/membership";
+import { ControlError } from "@/lib/errors";
+import { AccessError } from "@/lib/auth/access";
+import { changePromptStatus } from "@/lib/prompts/transitions";
+import { recordChange } from "@/lib/activity/change";
 
 export const decisionInput = z.object({
   decision: z.enum(["approve", "reject"], { error: "must be approve or reject" }),
@@ -39,10 +39,8 @@ export async function decideApproval(actor: Actor, approvalId: string, raw: Deci
     });
     if (claimed.count === 0) throw new ControlError("decision", `was already made (${approval.status})`);
     if (approval.kind === "prompt_run" && approval.promptId) {
-      await tx.prompt.updateMany({
-        where: { id: approval.promptId, approval: "pending" },
-        data: status === "approved" ? { approval: "approved" } : { approval: "rejected", status: "cancelled" },
-      });
+      const decided = await tx.prompt.updateMany({ where: { id: approval.promptId, approval: "pending" }, data: { approval: status } });
+      if (decided.count === 1 && status === "rejected") await changePromptStatus(approval.promptId, { from: "pending", to: "cancelled" }, tx, now);
     }
     await recordAudit({
       teamId: actor.teamId, by: actor, action: `approval.${status}`, target: { type: "approval", id: approval.id },
@@ -50,8 +48,7 @@ export async function decideApproval(actor: Actor, approvalId: string, raw: Deci
     }, tx);
   });
   const what = approval.prompt ? `P${approval.prompt.number} ${approval.prompt.title}` : approval.kind.replace(/_/g, " ");
-  await recordActivity(approval.project, "promptsChange", `${what}: ${status}${input.comment ? ` (“${input.comment}”)` : ""}`, { promptId: approval.promptId ?? undefined });
-  await enqueueTick(approval.projectId, `approval ${status}`);
+  await recordChange(approval.project, { activity: ["promptsChange", `${what}: ${status}${input.comment ? ` (“${input.comment}”)` : ""}`, { promptId: approval.promptId ?? undefined }], nudge: `approval ${status}` });
   if (status === "approved" && approval.pullRequestId) await enqueuePullRequestRecheck(approval.pullRequestId);
   return { id: approval.id, status, comment: input.comment ?? null, decidedAt: now };
 }

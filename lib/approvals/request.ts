@@ -1,8 +1,22 @@
-import { getDb, type ApprovalKind, type ApprovalState, type Prisma } from "@/lib/db";
+import { getDb, type ApprovalKind, type ApprovalPolicy, type ApprovalState, type Prisma } from "@/lib/db";
 import type { AuditBy } from "@/lib/audit/record";
 
 /** How an approval row names who asked: "user:<id>", "token:<id>" or "system". */
 export const requesterOf = (by: AuditBy): string => (by.kind === "system" ? "system" : `${by.kind}:${by.id}`);
+
+/**
+ * Whether a new prompt waits for a human: policy "all" holds every one, "planner" those an agent
+ * wrote (through its run's token, or as a prompt file in the repository), however they arrive.
+ */
+export function promptApproval(policy: ApprovalPolicy, writtenByAgent: boolean): ApprovalState {
+  return policy === "all" || (policy === "planner" && writtenByAgent) ? "pending" : "not_required";
+}
+
+/** True when the caller is an agent: the token handed to a run. */
+export async function isAgent(by: AuditBy): Promise<boolean> {
+  if (by.kind !== "token" || !by.id) return false;
+  return Boolean((await getDb().apiToken.findUnique({ where: { id: by.id }, select: { runId: true } }))?.runId);
+}
 
 type Target = { kind: ApprovalKind; promptId?: string | null; pullRequestId?: string | null };
 

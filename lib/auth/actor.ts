@@ -1,6 +1,6 @@
 import { getDb, type TeamRole } from "@/lib/db";
 import { hashToken } from "@/lib/auth/tokens";
-import { AccessError, roleAtLeast } from "@/lib/teams/membership";
+import { AccessError, roleAtLeast } from "@/lib/auth/access";
 
 /** Who is acting: a signed-in person or an API token (a run's token included). */
 export interface Actor {
@@ -28,6 +28,22 @@ export async function actorForToken(token: string, now = new Date()): Promise<Ac
     await getDb().apiToken.update({ where: { id: row.id }, data: { lastUsedAt: now } });
   }
   return { kind: "token", id: row.id, teamId: row.teamId, role: row.role, projectId: row.projectId };
+}
+
+/**
+ * Whether an actor still holds the access it had at `since` (a long-lived stream asks): the person
+ * is still a member and has not signed out everywhere since; the token is neither revoked nor expired.
+ */
+export async function isActorCurrent(actor: Actor, since: Date, now = new Date()): Promise<boolean> {
+  const db = getDb();
+  if (actor.kind === "token") {
+    const row = await db.apiToken.findUnique({ where: { id: actor.id }, select: { revokedAt: true, expiresAt: true } });
+    return Boolean(row && !row.revokedAt && (!row.expiresAt || row.expiresAt > now));
+  }
+  const member = await db.membership.findUnique({
+    where: { teamId_userId: { teamId: actor.teamId, userId: actor.id } }, select: { user: { select: { sessionsValidAfter: true } } },
+  });
+  return Boolean(member && member.user.sessionsValidAfter <= since);
 }
 
 export function requireRole(actor: Actor, needed: TeamRole): void {

@@ -1,17 +1,17 @@
 import { z } from "zod";
 import { getDb, type ApiTokenModel as ApiToken } from "@/lib/db";
-import { hashToken, newToken } from "@/lib/auth/tokens";
+import { issueSecret } from "@/lib/auth/tokens";
 import { requireRole, requireTeamScope, type Actor } from "@/lib/auth/actor";
 import { recordAudit } from "@/lib/audit/record";
-import { AccessError } from "@/lib/teams/membership";
-import { requireMayGrant, roleField } from "@/lib/teams/roles";
+import { AccessError, requireMayGrant, roleField } from "@/lib/auth/access";
+import { wholeNumber } from "@/lib/validation/numbers";
 
 export const tokenInput = z.object({
   name: z.string().trim().min(1, "is required").max(100, "must be at most 100 characters"),
   role: roleField.default("operator"),
   projectId: z.string().trim().optional().transform((v) => v || undefined),
-  expiresInDays: z.union([z.literal(""), z.coerce.number().int("must be whole days").min(1, "must be from 1 to 365 days").max(365, "must be from 1 to 365 days")])
-    .optional().transform((v) => (v === "" ? undefined : v)),
+  // A form's empty field means "never"; a union with "" would hide the number's own message.
+  expiresInDays: z.preprocess((v) => (v === "" ? undefined : v), wholeNumber(1, 365, " days").optional()),
 });
 export type TokenInput = z.input<typeof tokenInput>;
 
@@ -32,10 +32,10 @@ export async function createApiToken(actor: Actor, raw: TokenInput, now = new Da
   if (input.projectId && !(await db.project.findFirst({ where: { id: input.projectId, teamId: actor.teamId, archivedAt: null } }))) {
     throw new z.ZodError([{ code: "custom", path: ["projectId"], message: "is not a project of this team", input: input.projectId }]);
   }
-  const { token, prefix } = newToken("api");
+  const { token, prefix, tokenHash } = issueSecret("api");
   const row = await db.apiToken.create({
     data: {
-      teamId: actor.teamId, projectId: input.projectId, name: input.name, role: input.role, tokenHash: hashToken(token), prefix,
+      teamId: actor.teamId, projectId: input.projectId, name: input.name, role: input.role, tokenHash, prefix,
       createdById: actor.kind === "user" ? actor.id : null,
       expiresAt: input.expiresInDays ? new Date(now.getTime() + input.expiresInDays * 86_400_000) : null,
     },

@@ -2,14 +2,19 @@ import { getDb } from "@/lib/db";
 import { hashPassword } from "@/lib/auth/password";
 import { signUpInput, type SignUpInput } from "@/lib/auth/schemas";
 import { recordAudit } from "@/lib/audit/record";
-import { slugify } from "@/lib/prompts/names";
+import { slugify } from "@/lib/slug";
+import { DomainError } from "@/lib/errors";
 
 /** A fresh install: no user yet, so the first to sign up becomes the owner. */
 export async function isFirstRun(): Promise<boolean> {
   return (await getDb().user.count()) === 0;
 }
 
-export class SignUpClosed extends Error {}
+export class SignUpClosed extends DomainError {
+  constructor(message: string) {
+    super(409, "signup_closed", message);
+  }
+}
 
 /** Creates the first user as owner of the first team; refuses once anyone exists. */
 export async function createFirstOwner(raw: SignUpInput) {

@@ -5,21 +5,22 @@ import { getDb, type TeamRole } from "@/lib/db";
 // slow hash adds nothing, and lookups by hash stay one indexed query.
 export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
-export function newToken(kind: "run" | "api" | "inv"): { token: string; prefix: string } {
+/** A new secret to hand out once: the token itself, its display prefix, and the hash to store. */
+export function issueSecret(kind: "run" | "api" | "inv"): { token: string; prefix: string; tokenHash: string } {
   const token = `rm_${kind}_${randomBytes(32).toString("base64url")}`;
-  return { token, prefix: token.slice(0, 12) };
+  return { token, prefix: token.slice(0, 12), tokenHash: hashToken(token) };
 }
 
 /** A token for one agent process: it can touch only its own project and dies with the run. */
 export async function createRunToken(run: { id: string; projectId: string; teamId: string }, ttlMs: number) {
-  const { token, prefix } = newToken("run");
+  const { token, prefix, tokenHash } = issueSecret("run");
   await getDb().apiToken.upsert({
     where: { runId: run.id },
     create: {
       teamId: run.teamId, projectId: run.projectId, runId: run.id, name: `run ${run.id}`,
-      role: "operator" satisfies TeamRole, tokenHash: hashToken(token), prefix, expiresAt: new Date(Date.now() + ttlMs),
+      role: "operator" satisfies TeamRole, tokenHash, prefix, expiresAt: new Date(Date.now() + ttlMs),
     },
-    update: { tokenHash: hashToken(token), prefix, revokedAt: null, expiresAt: new Date(Date.now() + ttlMs) },
+    update: { tokenHash, prefix, revokedAt: null, expiresAt: new Date(Date.now() + ttlMs) },
   });
   return token;
 }

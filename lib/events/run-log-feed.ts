@@ -1,14 +1,15 @@
 import { getDb, type RunStatus } from "@/lib/db";
 import { getEventHub, type StreamHub } from "@/lib/events/hub";
-import { sseResponse, type SseChannel, type SseClock } from "@/lib/events/sse";
+import { sseResponse, type SseAccess, type SseChannel, type SseClock } from "@/lib/events/sse";
 import type { StreamEntry } from "@/lib/events/stream-ids";
 import { runLogStreamKey, teamStreamKey } from "@/lib/events/streams";
 import type { RunLogChunk, RunLogEnd } from "@/lib/events/wire";
+import { FINISHED_RUN_STATUSES } from "@/lib/run-statuses";
 
-const FINISHED: ReadonlySet<RunStatus> = new Set(["succeeded", "failed", "lost", "cancelled", "timed_out"]);
+const FINISHED: ReadonlySet<RunStatus> = new Set(FINISHED_RUN_STATUSES);
 const PAGE = 100;
 
-export interface RunLogFeedOptions extends SseClock {
+export interface RunLogFeedOptions extends SseClock, SseAccess {
   run: { id: string; teamId: string };
   /** The last seq the client has (Last-Event-ID); 0 or absent for the whole log. */
   afterSeq?: number;

@@ -2,6 +2,8 @@ import { setTimeout as delay } from "node:timers/promises";
 import { getLogger } from "@/lib/log";
 
 export const KEEPALIVE_MS = 15_000;
+// How soon a stream notices its reader lost access (removed, token revoked, signed out everywhere).
+export const ACCESS_RECHECK_MS = 3_000;
 // A client this far behind is cut off; it reconnects with Last-Event-ID and resumes.
 const MAX_QUEUED_BYTES = 4 * 1024 * 1024;
 
@@ -19,7 +21,13 @@ export interface SseClock {
   now?: () => number;
 }
 
-export interface SseOptions extends SseClock {
+export interface SseAccess {
+  /** Asked every few seconds; the stream ends once it answers false. */
+  stillAllowed?: () => Promise<boolean>;
+  accessRecheckMs?: number;
+}
+
+export interface SseOptions extends SseClock, SseAccess {
   /** The request's signal: the client went away. */
   signal: AbortSignal;
   /** Called after each keepalive comment (a safety net for hints that were missed). */
@@ -102,6 +110,17 @@ export function sseResponse(opts: SseOptions, run: (ch: SseChannel) => Promise<v
       opts.onKeepalive?.();
     }
   })();
+
+  const { stillAllowed } = opts;
+  if (stillAllowed) {
+    void (async () => {
+      while (!ended.signal.aborted) {
+        await sleep(opts.accessRecheckMs ?? ACCESS_RECHECK_MS, ended.signal);
+        if (ended.signal.aborted) break;
+        if (!(await stillAllowed().catch(() => true))) close();
+      }
+    })();
+  }
 
   write(encoder.encode("retry: 1000\n\n"));
   run(channel).catch((err: Error) => {

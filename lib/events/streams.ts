@@ -1,6 +1,6 @@
 import { redisKey } from "@/lib/redis/connections";
 
-// Events are hints (DESIGN.md): the row is written first, then a small message on a
+// Events are hints (docs/ARCHITECTURE.md): the row is written first, then a small message on a
 // Redis stream tells consumers what to re-read. Streams keep ids, so SSE clients resume.
 export const teamStreamKey = (teamId: string) => redisKey("events", "team", teamId);
 export const runLogStreamKey = (runId: string) => redisKey("runlog", runId);

@@ -1,11 +1,11 @@
 import { getRedis, readyRedis } from "@/lib/redis/connections";
 import { getEventHub, type StreamHub } from "@/lib/events/hub";
-import { encodeSse, sseResponse, type SseChannel, type SseClock } from "@/lib/events/sse";
+import { encodeSse, sseResponse, type SseAccess, type SseChannel, type SseClock } from "@/lib/events/sse";
 import { compareStreamIds, toEntry, type StreamEntry } from "@/lib/events/stream-ids";
 import { teamStreamKey, type TeamEvent } from "@/lib/events/streams";
 import type { LiveEvent } from "@/lib/events/wire";
 
-export interface TeamFeedOptions extends SseClock {
+export interface TeamFeedOptions extends SseClock, SseAccess {
   teamId: string;
   /** Only this project's events (a project page, or a token scoped to one project). */
   projectId?: string | null;

@@ -1,31 +1,21 @@
 import { tmpdir } from "node:os";
 import { currentBranch } from "@/lib/git/refs";
 import { git, GitError } from "@/lib/git/run";
+import { slugify } from "@/lib/slug";
+import { DomainError, INTERNAL } from "@/lib/errors";
 
 const SLUG_MAX = 40;
-
-function slugify(title: string): string {
-  return title
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+/, "")
-    .slice(0, SLUG_MAX)
-    .replace(/-+$/, "");
-}
 
 /** `ringmaster/<number>-<slug>`, or `ringmaster/<number>` when the title has no ASCII letters or digits. */
 export function runBranchName(number: number, title: string): string {
   if (!Number.isSafeInteger(number) || number < 1) throw new Error(`run number must be a positive integer, got ${number}`);
-  const slug = slugify(title);
+  const slug = slugify(title, SLUG_MAX);
   return slug ? `ringmaster/${number}-${slug}` : `ringmaster/${number}`;
 }
 
-export class RunBranchError extends Error {
+export class RunBranchError extends DomainError {
   constructor(message: string) {
-    super(message);
-    this.name = "RunBranchError";
+    super(500, INTERNAL, message);
   }
 }
 

@@ -1,5 +1,7 @@
 import { inheritedProcessEnv } from "@/lib/env";
 import { spawn } from "node:child_process";
+import { DomainError, INTERNAL } from "@/lib/errors";
+import { parseConfigList, PlantedConfigError, plantedConfigOverrides } from "@/lib/git/planted-config";
 
 export const COMMITTER = { name: "Ringmaster", email: "ringmaster@localhost" } as const;
 
@@ -10,15 +12,14 @@ export type GitOptions = {
   transientRetries?: number;
 };
 
-export class GitError extends Error {
+export class GitError extends DomainError {
   constructor(
     readonly cwd: string,
     readonly args: readonly string[],
     readonly exitCode: number | null,
     readonly stderr: string,
   ) {
-    super(`git ${args.join(" ")} failed in ${cwd} (exit ${exitCode ?? "none"}): ${stderr || "no output"}`);
-    this.name = "GitError";
+    super(500, INTERNAL, `git ${args.join(" ")} failed in ${cwd} (exit ${exitCode ?? "none"}): ${stderr || "no output"}`);
   }
 }
 
@@ -33,6 +34,10 @@ function gitEnv(extra: Record<string, string> | undefined): Record<string, strin
     GIT_AUTHOR_EMAIL: COMMITTER.email,
     GIT_COMMITTER_NAME: COMMITTER.name,
     GIT_COMMITTER_EMAIL: COMMITTER.email,
+    // These win over core.editor / core.pager / sequence.editor in the repository's config.
+    GIT_EDITOR: ":",
+    GIT_SEQUENCE_EDITOR: ":",
+    GIT_PAGER: "cat",
     // Stderr is matched against English messages (lock errors, conflicts).
     LC_ALL: "C",
     // Not configuration: git needs the PATH to find its helpers and the HOME for ssh.
@@ -42,12 +47,38 @@ function gitEnv(extra: Record<string, string> | undefined): Record<string, strin
   return env;
 }
 
+// Command-line config beats the repository's: no hook (an agent may have written one into the
+// shared .git, or pointed core.hooksPath at one) and no fsmonitor program ever runs, no stored
+// credential helper is asked, and no ext:: URL runs a command.
 const BASE_CONFIG = [
   "-c", `user.name=${COMMITTER.name}`,
   "-c", `user.email=${COMMITTER.email}`,
   "-c", "commit.gpgSign=false",
   "-c", "core.quotePath=false",
+  "-c", "core.hooksPath=/dev/null",
+  "-c", "core.fsmonitor=false",
+  "-c", "credential.helper=",
+  "-c", "protocol.ext.allow=never",
 ];
+
+// These read refs and objects only: no hook, filter, driver or remote is involved.
+const PLUMBING = new Set(["rev-parse", "update-ref", "symbolic-ref", "merge-base", "rev-list", "config", "show-ref", "for-each-ref", "cat-file", "init", "commit-tree"]);
+// Diff drivers (textconv, external diff) are programs named by config.
+const DIFFING = new Set(["diff", "show", "log"]);
+
+async function guardedArgs(cwd: string, args: readonly string[], opts: GitOptions): Promise<string[]> {
+  if (PLUMBING.has(args[0])) return [...args];
+  const listed = await runOnce(cwd, ["config", "--list", "--show-scope", "-z"], opts).catch(() => "");
+  let overrides: string[];
+  try {
+    overrides = plantedConfigOverrides(parseConfigList(listed), args);
+  } catch (error) {
+    if (error instanceof PlantedConfigError) throw new GitError(cwd, args, null, error.message);
+    throw error;
+  }
+  const [command, ...rest] = args;
+  return [...overrides, command, ...(DIFFING.has(command) ? ["--no-ext-diff", "--no-textconv"] : []), ...rest];
+}
 
 function runOnce(cwd: string, args: readonly string[], opts: GitOptions): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -82,7 +113,7 @@ export async function git(cwd: string, args: readonly string[], opts: GitOptions
   const retries = opts.transientRetries ?? 6;
   for (let attempt = 0; ; attempt++) {
     try {
-      return await runOnce(cwd, args, opts);
+      return await runOnce(cwd, await guardedArgs(cwd, args, opts), opts);
     } catch (error) {
       if (attempt >= retries || !isTransient(error)) throw error;
       await sleep(20 * 2 ** attempt + Math.random() * 20);

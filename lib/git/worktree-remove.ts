@@ -2,6 +2,7 @@ import { assertNotBaseBranch } from "@/lib/git/branch-name";
 import { branchExists, branchSha, commitsAhead, isClean } from "@/lib/git/refs";
 import { git, GitError } from "@/lib/git/run";
 import { findWorktreeAt, findWorktreeOfBranch, pruneWorktrees } from "@/lib/git/worktree-list";
+import { DomainError, INTERNAL } from "@/lib/errors";
 
 export type RemoveWorktreeInput = {
   repoPath: string;
@@ -17,10 +18,9 @@ export type RemovedWorktree = {
   branchDeleted: boolean;
 };
 
-export class UnmergedWorkError extends Error {
+export class UnmergedWorkError extends DomainError {
   constructor(message: string) {
-    super(message);
-    this.name = "UnmergedWorkError";
+    super(500, INTERNAL, message);
   }
 }
 
@@ -56,7 +56,9 @@ export async function removeWorktree(input: RemoveWorktreeInput): Promise<Remove
   }
 
   if (worktree) await git(repoPath, ["worktree", "remove", "--force", worktree.path]);
-  await pruneWorktrees(repoPath);
+  // Only a stale entry is pruned: `git worktree prune` also deletes the half-made entry of a
+  // worktree another run is adding at that moment, and that run's `worktree add` then fails.
+  if (found?.prunable) await pruneWorktrees(repoPath);
   const branchDeleted = tip !== null && ahead === 0 && (await deleteIfStill(repoPath, branch, tip));
   return { branchDeleted };
 }

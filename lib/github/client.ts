@@ -2,15 +2,16 @@ import { App, Octokit } from "octokit";
 import { getDb, type GithubConnectionModel as GithubConnection } from "@/lib/db";
 import { getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/log";
-import { decryptSecret } from "@/lib/github/crypto";
+import { decryptSecret } from "@/lib/crypto/secrets";
+import { DomainError, INTERNAL } from "@/lib/errors";
+import { MISDIRECTED, pinnedFetch, requireApiBaseUrl } from "@/lib/github/api-hosts";
 
 export type GithubClient = InstanceType<typeof Octokit>;
 
 /** A connection whose requests GitHub refused for longer than we wait in place: the job retries later. */
-export class RateLimitedError extends Error {
+export class RateLimitedError extends DomainError {
   constructor(readonly retryAfterS: number, what: string) {
-    super(`GitHub rate limit on ${what}: retry in ${retryAfterS} s`);
-    this.name = "RateLimitedError";
+    super(500, INTERNAL, `GitHub rate limit on ${what}: retry in ${retryAfterS} s`);
   }
 }
 
@@ -26,14 +27,23 @@ function onLimit(kind: string) {
   };
 }
 
-function clientClass(conn: Pick<GithubConnection, "id" | "apiBaseUrl">) {
-  return Octokit.defaults({
-    baseUrl: (conn.apiBaseUrl ?? getEnv().GITHUB_API_URL).replace(/\/$/, ""),
+/** Octokit for one connection: pinned to its API host, which must be allowed (lib/github/api-hosts). */
+export function clientClass(conn: Pick<GithubConnection, "id" | "apiBaseUrl">) {
+  const baseUrl = requireApiBaseUrl(conn.apiBaseUrl);
+  const fetch = pinnedFetch(baseUrl);
+  const pinned = {
+    baseUrl,
     userAgent: "ringmaster",
     // One limiter per connection: another team's installation does not slow this one down.
     throttle: { id: conn.id, onRateLimit: onLimit("primary"), onSecondaryRateLimit: onLimit("secondary") },
+    // A refused host is final: retrying it would only wait.
+    retry: { doNotRetry: [400, 401, 403, 404, 410, MISDIRECTED, 422, 451] },
     log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
-  });
+  };
+  // The function form, so no option given later (the app's installation clients) replaces the pin.
+  return Octokit.defaults((options: Record<string, unknown>) => ({
+    ...options, ...pinned, request: { ...(options.request as object), fetch },
+  }));
 }
 
 export async function newClient(conn: GithubConnection): Promise<GithubClient> {

@@ -6,7 +6,7 @@ const common = {
   webhookSecret: z.string().min(16, "must be at least 16 characters").max(200).optional(),
 };
 
-// One schema for the form and the route (DESIGN.md style).
+// One schema for the form and the route.
 export const connectionInput = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("pat"), token: z.string().trim().min(20, "is not a GitHub token").max(500), ...common }),
   z.object({

@@ -1,10 +1,11 @@
 import { recordAudit } from "@/lib/audit/record";
 import { z } from "zod";
-import { App, Octokit } from "octokit";
+import { App } from "octokit";
 import { getDb, type GithubConnectionModel as GithubConnection } from "@/lib/db";
 import { requireProject, type Actor } from "@/lib/auth/actor";
-import { encryptSecret } from "@/lib/github/crypto";
-import { newClient } from "@/lib/github/client";
+import { encryptSecret } from "@/lib/crypto/secrets";
+import { clientClass, newClient } from "@/lib/github/client";
+import { apiBaseUrlProblem, MISDIRECTED } from "@/lib/github/api-hosts";
 import { connectionInput, type ConnectionInput } from "@/lib/github/connection-schema";
 import { getEnv } from "@/lib/env";
 import { forgetRepoTargets } from "@/lib/github/webhook-secrets";
@@ -25,11 +26,12 @@ export function connectionView(c: GithubConnection) {
 async function lookupIdentity(draft: GithubConnection, input: z.output<typeof connectionInput>): Promise<string> {
   try {
     if (input.kind === "pat") return (await (await newClient(draft)).rest.users.getAuthenticated()).data.login;
-    const app = new App({ appId: input.appId, privateKey: input.privateKey, Octokit: Octokit.defaults({ baseUrl: (draft.apiBaseUrl ?? getEnv().GITHUB_API_URL).replace(/\/$/, "") }) });
+    const app = new App({ appId: input.appId, privateKey: input.privateKey, Octokit: clientClass(draft) });
     const { data } = await app.octokit.request("GET /app");
     return `${data!.slug}[bot]`;
   } catch (err) {
-    throw invalid(input.kind === "pat" ? "token" : "privateKey", `was refused by GitHub (${(err as { status?: number }).status ?? (err as Error).message})`);
+    const { status, message } = err as { status?: number; message: string };
+    throw invalid(input.kind === "pat" ? "token" : "privateKey", `was refused by GitHub (${status === MISDIRECTED ? message : status ?? message})`);
   }
 }
 
@@ -37,6 +39,8 @@ async function lookupIdentity(draft: GithubConnection, input: z.output<typeof co
 export async function connectProject(actor: Actor, projectId: string, raw: ConnectionInput) {
   const input = connectionInput.parse(raw);
   const project = await requireProject(actor, projectId, "admin");
+  const hostProblem = input.apiBaseUrl ? apiBaseUrlProblem(input.apiBaseUrl) : null;
+  if (hostProblem) throw invalid("apiBaseUrl", hostProblem);
   if (project.repoKind !== "github" || !project.githubOwner || !project.githubRepo) throw invalid("project", "is not a GitHub project");
   const data = {
     teamId: project.teamId,

@@ -5,6 +5,8 @@ import { mergeIfAllowed } from "@/lib/github/merge-policy";
 import { applyPullState, type GithubPullView } from "@/lib/github/pull-state";
 import { checkReviewFeedback } from "@/lib/github/review-check";
 import { isOwn } from "@/lib/github/review";
+import { writtenByUs } from "@/lib/github/self";
+import { storedPayload } from "@/lib/github/delivery-store";
 
 type Payload = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 type Outcome = "processed" | "ignored";
@@ -38,8 +40,14 @@ async function onChecks(projectId: string, sha: string | undefined): Promise<Out
   return prs.length ? "processed" : "ignored";
 }
 
-async function dispatch(event: string, p: Payload, project: { id: string; baseBranch: string; githubConnection: { botLogin: string | null } | null }): Promise<Outcome> {
+// Events that can start work; pull_request and push only sync state or wake the loop.
+const TRIGGERS = new Set(["pull_request_review", "pull_request_review_comment", "issue_comment", "check_run", "check_suite", "status"]);
+
+type ProjectView = { id: string; baseBranch: string; githubConnection: { botLogin: string | null; appId: string | null } | null };
+
+async function dispatch(event: string, p: Payload, project: ProjectView): Promise<Outcome> {
   const bot = project.githubConnection?.botLogin ?? null;
+  if (TRIGGERS.has(event) && writtenByUs(p, { botLogin: bot, appId: project.githubConnection?.appId ?? null })) return "ignored";
   switch (event) {
     case "pull_request":
       if (!["opened", "closed", "reopened", "synchronize", "edited"].includes(p.action)) return "ignored";
@@ -91,10 +99,10 @@ export async function processDelivery(deliveryId: string): Promise<Outcome | nul
   if (claimed.count !== 1) return null;
   const row = await db.webhookDelivery.findUniqueOrThrow({ where: { provider_deliveryId: { provider: "github", deliveryId } } });
   const project = row.projectId
-    ? await db.project.findUnique({ where: { id: row.projectId }, include: { githubConnection: { select: { botLogin: true } } } })
+    ? await db.project.findUnique({ where: { id: row.projectId }, include: { githubConnection: { select: { botLogin: true, appId: true } } } })
     : null;
   try {
-    const outcome = project && !project.archivedAt ? await dispatch(row.event, row.payload as Payload, project) : "ignored";
+    const outcome = project && !project.archivedAt ? await dispatch(row.event, storedPayload(row.payload) as Payload, project) : "ignored";
     await db.webhookDelivery.update({ where: { id: row.id }, data: { status: outcome, processedAt: new Date(), error: null } });
     return outcome;
   } catch (err) {

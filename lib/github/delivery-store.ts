@@ -11,6 +11,14 @@ export interface DeliveryRow {
   payload: string;
 }
 
+// jsonb refuses \u0000 and unpaired surrogate escapes, which a signed delivery may well carry
+// (a commit message, a comment): such a body is kept whole as a jsonb string of its raw text.
+const JSONB_REFUSES = /\\u(0000|d[89a-f])/i;
+const storable = (raw: string) => (JSONB_REFUSES.test(raw) ? JSON.stringify(raw) : raw);
+
+/** A stored payload as the object GitHub sent, whichever way it was stored. */
+export const storedPayload = (value: unknown): unknown => (typeof value === "string" ? JSON.parse(value) : value);
+
 type Waiter = { row: DeliveryRow; resolve: (inserted: boolean) => void; reject: (err: Error) => void };
 
 const MAX_BATCH = 200;
@@ -20,7 +28,7 @@ let flushing = false;
 async function insert(rows: DeliveryRow[]): Promise<Set<string>> {
   const values: unknown[] = [];
   const tuples = rows.map((r, i) => {
-    values.push(randomUUID(), r.deliveryId, r.event, r.action, r.projectId, r.status, r.payload, r.status === "ignored" ? new Date() : null);
+    values.push(randomUUID(), r.deliveryId, r.event, r.action, r.projectId, r.status, storable(r.payload), r.status === "ignored" ? new Date() : null);
     const p = i * 8;
     return `($${p + 1}, 'github', $${p + 2}, $${p + 3}, $${p + 4}, $${p + 5}, $${p + 6}, $${p + 7}::jsonb, $${p + 8})`;
   });

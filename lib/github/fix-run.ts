@@ -1,7 +1,7 @@
 import { getDb, type Prisma } from "@/lib/db";
 import { enqueueSpawn } from "@/lib/queues";
-import { recordActivity } from "@/lib/loop/activity";
-import { LIVE_RUN_STATUSES } from "@/lib/loop/load";
+import { recordActivity } from "@/lib/activity/record";
+import { LIVE_RUN_STATUSES } from "@/lib/run-statuses";
 
 type Tx = Prisma.TransactionClient;
 type LockedPr = NonNullable<Awaited<ReturnType<typeof lockPullRequest>>>;

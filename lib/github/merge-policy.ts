@@ -1,6 +1,6 @@
 import { getDb } from "@/lib/db";
-import { LIVE_RUN_STATUSES } from "@/lib/loop/load";
-import { recordActivity } from "@/lib/loop/activity";
+import { LIVE_RUN_STATUSES } from "@/lib/run-statuses";
+import { recordActivity } from "@/lib/activity/record";
 import { readChecks } from "@/lib/github/checks";
 import { applyPullState } from "@/lib/github/pull-state";
 import { remoteAuth } from "@/lib/github/repo";

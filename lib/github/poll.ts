@@ -1,5 +1,5 @@
 import { getDb } from "@/lib/db";
-import { getQueue, queuePayloads } from "@/lib/queues";
+import { requeueGithubDelivery } from "@/lib/queues";
 import { checkCiStatus } from "@/lib/github/checks";
 import { mergeIfAllowed } from "@/lib/github/merge-policy";
 import { applyPullState } from "@/lib/github/pull-state";
@@ -10,24 +10,6 @@ import { checkReviewFeedback } from "@/lib/github/review-check";
 const WEBHOOKS_LIVE_MS = 10 * 60_000;
 const STALE_DELIVERY_MS = 30_000;
 
-/**
- * Seed 000 runs the PR check every `checkFrequency` ticks. The tick only enqueues it (no
- * query, no GitHub call in the tick): the github worker does the slow part.
- */
-export async function enqueuePullRequestPoll(project: { id: string; repoKind: string }, settings: { prCheckFrequency: number }, tickCount: number): Promise<void> {
-  if (project.repoKind !== "github" || tickCount % Math.max(1, settings.prCheckFrequency) !== 0) return;
-  await getQueue("github").add("poll", queuePayloads.github.parse({ pollProjectId: project.id }), {
-    deduplication: { id: `poll-${project.id}` },
-  });
-}
-
-/** A person's decision can unblock a pull request: look at it again now rather than at the next event. */
-export async function enqueuePullRequestRecheck(pullRequestId: string): Promise<void> {
-  await getQueue("github").add("recheck", queuePayloads.github.parse({ recheckPullRequestId: pullRequestId }), {
-    deduplication: { id: `recheck-${pullRequestId}` },
-  });
-}
-
 /** Review feedback, CI, then the merge policy, for one open pull request. */
 export async function recheckPullRequest(pullRequestId: string): Promise<void> {
   await checkReviewFeedback(pullRequestId);
@@ -37,17 +19,12 @@ export async function recheckPullRequest(pullRequestId: string): Promise<void> {
 
 export async function pollPullRequests(projectId: string, now = new Date()): Promise<{ polled: number }> {
   const db = getDb();
-  // Deliveries stored while Redis was away, or whose job gave up, are queued again; the row's
-  // claim keeps processing at most once.
+  // Deliveries stored while Redis was away, or whose job gave up, are queued again.
   const stale = await db.webhookDelivery.findMany({
     where: { projectId, status: "received", receivedAt: { lt: new Date(now.getTime() - STALE_DELIVERY_MS) } },
     select: { deliveryId: true }, take: 100,
   });
-  for (const d of stale) {
-    await getQueue("github").add("delivery", queuePayloads.github.parse({ deliveryId: d.deliveryId }), {
-      deduplication: { id: `gh-retry-${d.deliveryId}` }, attempts: 8, backoff: { type: "exponential", delay: 5000 },
-    });
-  }
+  for (const d of stale) await requeueGithubDelivery(d.deliveryId);
   const recent = await db.webhookDelivery.count({ where: { projectId, receivedAt: { gt: new Date(now.getTime() - WEBHOOKS_LIVE_MS) } } });
   if (recent > 0) return { polled: 0 };
   const project = await db.project.findUnique({ where: { id: projectId } });

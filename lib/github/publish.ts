@@ -1,10 +1,12 @@
 import { getDb } from "@/lib/db";
 import { enqueueTick } from "@/lib/queues";
 import { pushBranch } from "@/lib/git/push";
-import { recordActivity } from "@/lib/loop/activity";
+import { recordActivity } from "@/lib/activity/record";
 import type { GithubClient } from "@/lib/github/client";
 import { applyPullState } from "@/lib/github/pull-state";
 import { clonePath, remoteAuth } from "@/lib/github/repo";
+import { changePromptStatus } from "@/lib/prompts/transitions";
+import { recordChange } from "@/lib/activity/change";
 
 type PublishStatus = "pushed" | "skipped";
 
@@ -19,9 +21,18 @@ function pullText(run: LoadedRun) {
   const body = [
     p ? p.body.trim() : "",
     run.summary ? `### Agent summary\n\n${run.summary.trim()}` : "",
+    blockedHostsSection(run.egress),
     `---\nOpened by Ringmaster for ${p ? `prompt P${p.number} (\`${p.id}\`)` : `run \`${run.id}\``}.`,
   ].filter(Boolean).join("\n\n");
   return { title: title.slice(0, 250), body: body.slice(0, 60_000) };
+}
+
+// Reviewers see what the agent tried to reach and was refused: a sign of a confused or hijacked agent.
+function blockedHostsSection(egress: unknown): string {
+  const blocked = Object.entries((egress as { blocked?: Record<string, number> } | null)?.blocked ?? {});
+  if (blocked.length === 0) return "";
+  const lines = blocked.sort(([a], [b]) => a.localeCompare(b)).map(([host, n]) => `- \`${host}\` (${n}×)`);
+  return `### Blocked network requests\n\nThe agent's sandbox refused these hosts, which its project does not allow:\n\n${lines.join("\n")}`;
 }
 
 // At least once: a retried job finds the PR GitHub already has for the branch instead of a second one.
@@ -57,12 +68,14 @@ export async function publishRun(runId: string): Promise<PublishStatus | null> {
     pr = await db.pullRequest.findUniqueOrThrow({ where: { id: pr.id } });
   }
   if (pr && pr.state !== "open") {
-    await db.$transaction([
-      db.run.update({ where: { id: runId }, data: { mergeStatus: "skipped", pullRequestId: pr.id, error: `PR #${pr.number} is ${pr.state}: nothing is pushed to its branch` } }),
-      ...(prompt && prompt.status === "in_progress"
-        ? [db.prompt.update({ where: { id: prompt.id }, data: { status: "pending", branch: null } })]
-        : []),
-    ]);
+    const closed = pr;
+    await db.$transaction(async (tx) => {
+      await tx.run.update({ where: { id: runId }, data: { mergeStatus: "skipped", pullRequestId: closed.id, error: `PR #${closed.number} is ${closed.state}: nothing is pushed to its branch` } });
+      // The PR's new state may just have closed the prompt (applyPullState above): it is redone anyway.
+      if (prompt?.status === "in_progress") {
+        await changePromptStatus(prompt.id, { from: ["in_progress", "done", "cancelled"], to: "pending", data: { branch: null } }, tx);
+      }
+    });
     await recordActivity(project, "activity", `PR #${pr.number} is already ${pr.state}: the new work on ${run.branch} was not pushed${prompt?.status === "in_progress" ? `; P${prompt.number} starts again on a new branch` : ""}`, {
       runId, promptId: prompt?.id,
     });
@@ -86,13 +99,13 @@ export async function publishRun(runId: string): Promise<PublishStatus | null> {
     await client.rest.issues.createComment({ owner, repo, issue_number: pr.number, body: project.settings!.rerunComment });
     await db.pullRequest.update({ where: { id: pr.id }, data: { lastReviewRunTime: new Date() } });
   }
-  await db.$transaction([
-    db.run.update({ where: { id: runId }, data: { mergeStatus: "pushed", pullRequestId: pr.id, error: null } }),
+  const pushed = pr;
+  await db.$transaction(async (tx) => {
+    await tx.run.update({ where: { id: runId }, data: { mergeStatus: "pushed", pullRequestId: pushed.id, error: null } });
     // A fix is done once pushed; the original prompt stays in progress until its PR merges.
-    ...(isFix && prompt ? [db.prompt.updateMany({ where: { id: prompt.id, status: "in_progress" }, data: { status: "done", completedAt: new Date() } })] : []),
-  ]);
+    if (isFix && prompt) await changePromptStatus(prompt.id, { from: "in_progress", to: "done" }, tx);
+  });
   const label = prompt ? `P${prompt.number} ${prompt.title}` : `run ${runId}`;
-  await recordActivity(project, "runChange", `${label}: pushed ${headSha.slice(0, 7)} to PR #${pr.number}${isFix ? "; new review requested" : ""}`, { runId, promptId: prompt?.id });
-  await enqueueTick(project.id, "pushed");
+  await recordChange(project, { activity: ["runChange", `${label}: pushed ${headSha.slice(0, 7)} to PR #${pr.number}${isFix ? "; new review requested" : ""}`, { runId, promptId: prompt?.id }], nudge: "pushed" });
   return "pushed";
 }

@@ -1,9 +1,9 @@
 import { getDb, type PullRequestState } from "@/lib/db";
-import { enqueueTick } from "@/lib/queues";
 import { branchExists, branchSha, removeWorktree } from "@/lib/git";
 import { getLogger } from "@/lib/log";
-import { recordActivity } from "@/lib/loop/activity";
 import { clonePath } from "@/lib/github/repo";
+import { changePromptStatus, type PromptStatusChange } from "@/lib/prompts/transitions";
+import { recordChange } from "@/lib/activity/change";
 
 export interface GithubPullView {
   number: number;
@@ -16,6 +16,13 @@ export interface GithubPullView {
 
 export const stateOfPull = (p: GithubPullView): PullRequestState =>
   p.merged || p.merged_at ? "merged" : p.state === "closed" ? "closed" : "open";
+
+// What a pull request's new state means for the prompt it carries.
+const promptChangeFor = {
+  merged: { from: "in_progress", to: "done" },
+  closed: { from: "in_progress", to: "cancelled" },
+  open: { from: "cancelled", to: "in_progress" },
+} as const satisfies Record<PullRequestState, PromptStatusChange>;
 
 /**
  * Records a PR's state as GitHub reports it. Merged: the prompt is done and its worktree goes
@@ -37,16 +44,9 @@ export async function applyPullState(projectId: string, view: GithubPullView): P
     return state;
   }
   const label = `PR #${pr.number}`;
-  if (state === "merged" && pr.promptId) {
-    await db.prompt.updateMany({ where: { id: pr.promptId, status: "in_progress" }, data: { status: "done", completedAt: new Date() } });
-  } else if (state === "closed" && pr.promptId) {
-    await db.prompt.updateMany({ where: { id: pr.promptId, status: "in_progress" }, data: { status: "cancelled", completedAt: new Date() } });
-  } else if (state === "open" && pr.promptId) {
-    await db.prompt.updateMany({ where: { id: pr.promptId, status: "cancelled" }, data: { status: "in_progress", completedAt: null } });
-  }
+  if (pr.promptId) await changePromptStatus(pr.promptId, promptChangeFor[state]);
   if (state === "merged") await removeMergedWorktree(pr.projectId, pr.headBranch, pr.baseBranch, view.head.sha);
-  await recordActivity(pr.project, state === "merged" ? "taskCompleted" : "activity", `${label} ${state}`, { promptId: pr.promptId ?? undefined });
-  await enqueueTick(pr.projectId, `${label} ${state}`);
+  await recordChange(pr.project, { activity: [state === "merged" ? "taskCompleted" : "activity", `${label} ${state}`, { promptId: pr.promptId ?? undefined }], nudge: `${label} ${state}` });
   return state;
 }
 

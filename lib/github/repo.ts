@@ -1,8 +1,10 @@
 import { resolve } from "node:path";
 import { getEnv } from "@/lib/env";
+import { dataDir } from "@/lib/data-dir";
 import { branchExists, GitError } from "@/lib/git";
 import { ensureBareClone, fetchBranch, type RemoteAuth } from "@/lib/git/push";
 import { gitToken, requireClient, type GithubClient } from "@/lib/github/client";
+import { DomainError } from "@/lib/errors";
 
 export interface GithubProject {
   id: string;
@@ -14,7 +16,12 @@ export interface GithubProject {
   activeBranch: string | null;
 }
 
-export class NotConnectedError extends Error {}
+/** The project is not connected to a GitHub repository: a state its admin can change, not a failure of ours. */
+export class NotConnectedError extends DomainError {
+  constructor(message: string) {
+    super(409, "not_connected", message);
+  }
+}
 
 export function requireRepo(project: GithubProject) {
   if (!project.githubOwner || !project.githubRepo) throw new NotConnectedError("the project has no GitHub repository");
@@ -23,7 +30,7 @@ export function requireRepo(project: GithubProject) {
 }
 
 /** Where a GitHub project's bare clone lives; run worktrees hang off it. */
-export const clonePath = (projectId: string) => resolve(getEnv().DATA_DIR, "repos", `${projectId}.git`);
+export const clonePath = (projectId: string) => resolve(dataDir(), "repos", `${projectId}.git`);
 
 export const repoGitUrl = (owner: string, repo: string) =>
   getEnv().GITHUB_GIT_URL.replaceAll("{owner}", owner).replaceAll("{repo}", repo);

@@ -1,6 +1,7 @@
+import { LRUCache } from "lru-cache";
 import { getDb } from "@/lib/db";
 import { getEnv } from "@/lib/env";
-import { decryptSecret } from "@/lib/github/crypto";
+import { decryptSecret } from "@/lib/crypto/secrets";
 
 export interface RepoTarget {
   projectId: string;
@@ -9,9 +10,11 @@ export interface RepoTarget {
 }
 
 // Intake sees bursts (a review fans out into many deliveries): a short per-process cache spares
-// a query and a decryption per delivery. A changed secret takes effect within the TTL.
+// a query and a decryption per delivery. A changed secret takes effect within the TTL. Bounded,
+// because repository names come from unauthenticated requests (one entry per name tried).
 const TTL_MS = 10_000;
-const cache = new Map<string, { at: number; targets: Promise<RepoTarget[]> }>();
+export const REPO_TARGETS_CACHE_SIZE = 1000;
+const cache = new LRUCache<string, { at: number; targets: Promise<RepoTarget[]> }>({ max: REPO_TARGETS_CACHE_SIZE });
 
 async function load(fullName: string): Promise<RepoTarget[]> {
   const [owner, repo] = fullName.split("/");
@@ -44,3 +47,5 @@ export function repoTargets(fullName: string, now = Date.now()): Promise<RepoTar
 export function forgetRepoTargets(): void {
   cache.clear();
 }
+
+export const cachedRepoTargetCount = () => cache.size;

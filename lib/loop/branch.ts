@@ -1,7 +1,7 @@
 import { getDb } from "@/lib/db";
 import { readHeadBranch } from "@/lib/git/head";
 import { planningKeyForBranch } from "@/lib/prompts/names";
-import { recordActivity } from "@/lib/loop/activity";
+import { recordActivity } from "@/lib/activity/record";
 
 /**
  * Seed 000's git-branch check: the checked-out branch of a local repository is the

@@ -1,10 +1,12 @@
-import { LIVE_RUN_STATUSES } from "@/lib/loop/load";
+import { ControlError } from "@/lib/errors";
+import { LIVE_RUN_STATUSES } from "@/lib/run-statuses";
 import { getDb, type LoopMode } from "@/lib/db";
 import { enqueueTick } from "@/lib/queues";
-import { recordActivity } from "@/lib/loop/activity";
 import { planningKeyForBranch } from "@/lib/prompts/names";
+import { isValidBranchName } from "@/lib/git/ref-name";
 import type { EventType } from "@/lib/events/streams";
-import { recordAudit, SYSTEM, type AuditBy } from "@/lib/audit/record";
+import { SYSTEM, type AuditBy } from "@/lib/audit/record";
+import { recordChange } from "@/lib/activity/change";
 
 type Project = { id: string; teamId: string };
 
@@ -16,12 +18,6 @@ const transitions: Record<"start" | "stop" | "pause" | "resume", { from: LoopMod
   pause: { from: ["running"], event: "paused", message: "Loop paused: running agents continue" },
   resume: { from: ["paused"], event: "resumed", message: "Loop resumed" },
 };
-
-export class ControlError extends Error {
-  constructor(readonly field: string, message: string, readonly status: 400 | 409 = 409) {
-    super(message);
-  }
-}
 
 export async function changeLoopMode(project: Project, action: keyof typeof transitions, by: AuditBy = SYSTEM): Promise<LoopMode> {
   const t = transitions[action];
@@ -42,9 +38,11 @@ export async function changeLoopMode(project: Project, action: keyof typeof tran
     data: { mode, ...(action === "start" || action === "stop" ? { emergentSpawnCount: 0 } : {}) },
   });
   if (updated.count === 0) throw new ControlError("action", "the loop changed meanwhile; try again");
-  await recordAudit({ teamId: project.teamId, by, action: `loop.${action}`, target: { type: "project", id: project.id }, before: { mode: state.mode }, after: { mode } });
-  await recordActivity(project, t.event, mode === "stopped" ? "Loop stopped" : t.message);
-  await enqueueTick(project.id, `loop ${action}`);
+  await recordChange(project, {
+    audit: { by, action: `loop.${action}`, target: { type: "project", id: project.id }, before: { mode: state.mode }, after: { mode } },
+    activity: [t.event, mode === "stopped" ? "Loop stopped" : t.message],
+    nudge: `loop ${action}`,
+  });
   return mode;
 }
 
@@ -54,10 +52,12 @@ export async function setLoopEnabled(project: Project, enabled: boolean, by: Aud
 
 export async function setParallel(project: Project, enabled: boolean, by: AuditBy = SYSTEM): Promise<void> {
   await getDb().projectSettings.update({ where: { projectId: project.id }, data: { parallelEnabled: enabled } });
-  await recordAudit({ teamId: project.teamId, by, action: "loop.parallel", target: { type: "project", id: project.id }, after: { parallelEnabled: enabled } });
-  await recordActivity(project, "loopStatus", `Parallel ${enabled ? "on" : "off"}`);
   // Seed 000: enabling parallel forces a tick so a free slot fills without waiting.
-  await enqueueTick(project.id, "parallel toggled");
+  await recordChange(project, {
+    audit: { by, action: "loop.parallel", target: { type: "project", id: project.id }, after: { parallelEnabled: enabled } },
+    activity: ["loopStatus", `Parallel ${enabled ? "on" : "off"}`],
+    nudge: "parallel toggled",
+  });
 }
 
 export async function forceTick(project: Project): Promise<void> {
@@ -67,11 +67,13 @@ export async function forceTick(project: Project): Promise<void> {
 /** Seed 000's setBranchContext: the caller changed branch itself; adopt it without re-detecting. */
 export async function setBranchContext(project: Project, branch: string, by: AuditBy = SYSTEM): Promise<string> {
   const name = branch.trim();
-  if (!name || name.length > 200 || /[\s~^:?*[\\]/.test(name)) throw new ControlError("branch", "is not a valid branch name", 400);
+  if (!isValidBranchName(name)) throw new ControlError("branch", "is not a valid branch name (git check-ref-format refuses it)", 400);
   const planningKey = planningKeyForBranch(name);
   await getDb().project.update({ where: { id: project.id }, data: { activeBranch: name, planningKey } });
-  await recordAudit({ teamId: project.teamId, by, action: "loop.branch", target: { type: "project", id: project.id }, after: { activeBranch: name, planningKey } });
-  await recordActivity(project, "branchChange", `Branch set to ${name} (planning key ${planningKey})`);
-  await enqueueTick(project.id, "branch override");
+  await recordChange(project, {
+    audit: { by, action: "loop.branch", target: { type: "project", id: project.id }, after: { activeBranch: name, planningKey } },
+    activity: ["branchChange", `Branch set to ${name} (planning key ${planningKey})`],
+    nudge: "branch override",
+  });
   return planningKey;
 }

@@ -1,9 +1,8 @@
 import { getPool, type LoopMode, type PromptStatus, type RunKind, type RunStatus } from "@/lib/db";
-
-export const LIVE_RUN_STATUSES = ["queued", "starting", "running"] as const;
+import { LIVE_RUN_STATUSES_SQL } from "@/lib/run-statuses";
 
 // A tick reads everything in one statement (and, with the lock, also takes it there):
-// idle ticks of many projects are the hot path (DESIGN.md targets: ≤ 3 queries, ≤ 1 ms CPU),
+// idle ticks of many projects are the hot path (targets: ≤ 3 queries, ≤ 1 ms CPU),
 // so these go to the pool directly rather than through Prisma.
 const snapshotSelect = (loopStateTable: string) => `
   SELECT json_build_object(
@@ -14,7 +13,7 @@ const snapshotSelect = (loopStateTable: string) => `
         'id', r.id, 'kind', r.kind, 'status', r.status, 'promptId', r."promptId",
         'leaseExpiresAt', r."leaseExpiresAt", 'queuedAt', r."queuedAt", 'finishedAt', r."finishedAt", 'mergeStatus', r."mergeStatus"))
       FROM "Run" r WHERE r."projectId" = p.id
-        AND (r.status IN ('queued', 'starting', 'running') OR (r.status = 'succeeded' AND r."mergeStatus" = 'pending'))), '[]'::json),
+        AND r.status IN (${LIVE_RUN_STATUSES_SQL})), '[]'::json),
     'prompts', COALESCE((SELECT json_agg(json_build_object(
         'id', q.id, 'number', q.number, 'status', q.status, 'priority', q.priority,
         'dependencies', COALESCE(q.dependencies, '{}'), 'approval', q.approval, 'title', q.title))
@@ -24,7 +23,7 @@ const snapshotSelect = (loopStateTable: string) => `
   JOIN "Project" p ON p.id = ls."projectId" AND p."archivedAt" IS NULL
   JOIN "ProjectSettings" s ON s."projectId" = p.id`;
 
-interface RawRun { id: string; kind: RunKind; status: RunStatus | "succeeded"; promptId: string | null; leaseExpiresAt: string | null; queuedAt: string; finishedAt: string | null; mergeStatus: string | null }
+interface RawRun { id: string; kind: RunKind; status: RunStatus; promptId: string | null; leaseExpiresAt: string | null; queuedAt: string; finishedAt: string | null; mergeStatus: string | null }
 interface RawSnapshot {
   project: { id: string; teamId: string; repoKind: "local" | "github"; repoPath: string | null; activeBranch: string | null; baseBranch: string; planningKey: string; githubOwner: string | null; githubRepo: string | null };
   settings: {
@@ -45,20 +44,20 @@ function hydrate(raw: RawSnapshot) {
     project: raw.project,
     settings: raw.settings,
     loopState: { ...ls, plannerLastSpawnAt: date(ls.plannerLastSpawnAt), lastSpawnAt: date(ls.lastSpawnAt) },
-    runs: runs.filter((r) => (LIVE_RUN_STATUSES as readonly string[]).includes(r.status)),
-    awaitingMerge: runs.filter((r) => r.status === "succeeded"),
+    runs,
     prompts: raw.prompts,
   };
 }
 
 export type TickSnapshot = ReturnType<typeof hydrate>;
 
-/** Takes the project's tick lock and reads its snapshot in one statement; null when locked. */
+/** Takes the project's tick lock and reads its snapshot in one statement; null when locked or archived. */
 export async function lockAndLoad(projectId: string, owner: string, lockMs: number): Promise<TickSnapshot | null> {
   const { rows } = await getPool().query<{ snap: RawSnapshot }>(
     `WITH locked AS (
       UPDATE "LoopState" SET "tickLockedUntil" = now() + make_interval(secs => $3::float8 / 1000), "tickLockedBy" = $2
       WHERE "projectId" = $1 AND ("tickLockedUntil" IS NULL OR "tickLockedUntil" < now())
+        AND EXISTS (SELECT 1 FROM "Project" WHERE id = $1 AND "archivedAt" IS NULL)
       RETURNING *
     ) ${snapshotSelect("locked")}`,
     [projectId, owner, lockMs],
@@ -70,4 +69,10 @@ export async function lockAndLoad(projectId: string, owner: string, lockMs: numb
 export async function loadTickSnapshot(projectId: string): Promise<TickSnapshot | null> {
   const { rows } = await getPool().query<{ snap: RawSnapshot }>(`${snapshotSelect(`"LoopState"`)} WHERE ls."projectId" = $1`, [projectId]);
   return rows[0] ? hydrate(rows[0].snap) : null;
+}
+
+/** Why a tick found no snapshot: another tick holds the lock, or the project is archived or gone. */
+export async function tickSkipReason(projectId: string): Promise<"locked" | "inactive"> {
+  const { rows } = await getPool().query(`SELECT 1 FROM "Project" WHERE id = $1 AND "archivedAt" IS NULL`, [projectId]);
+  return rows.length ? "locked" : "inactive";
 }

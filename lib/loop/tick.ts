@@ -1,39 +1,39 @@
 import { getDb, getPool } from "@/lib/db";
 import { workerId } from "@/lib/worker-id";
 import { announce } from "@/lib/events/publish";
-import { enqueueSpawn } from "@/lib/queues";
-import { reconcileRuns, requeueStaleMerges } from "@/lib/runs/reconcile";
+import { enqueuePullRequestPoll, enqueueSpawn } from "@/lib/queues";
 import { claimPromptForRun, createPromptlessRun } from "@/lib/runs/claim";
 import { plannerStateAfterSnapshot } from "@/lib/loop/backoff";
 import { checkBranch } from "@/lib/loop/branch";
 import { decide } from "@/lib/loop/decide";
 import { releaseTickLock, TICK_LOCK_MS } from "@/lib/loop/lock";
-import { loadTickSnapshot, lockAndLoad, type TickSnapshot } from "@/lib/loop/load";
-import { recordActivity } from "@/lib/loop/activity";
+import { loadTickSnapshot, lockAndLoad, tickSkipReason, type TickSnapshot } from "@/lib/loop/load";
+import { recordActivity } from "@/lib/activity/record";
 import { promptSnapshot } from "@/lib/loop/snapshot";
 import { syncPromptFiles } from "@/lib/prompts/sync";
-import { enqueuePullRequestPoll } from "@/lib/github/poll";
 import type { Decision, PromptView } from "@/lib/loop/types";
 import type { PromptPriority } from "@/lib/prompts/schema";
 
 
-export type TickResult = { skipped: true } | { skipped: false; decision: Decision };
+export type TickResult = { skipped: "locked" | "inactive" } | { skipped: false; decision: Decision };
 
-/** One tick of a project: seed 000's parallel checks, then the prompt-loop decision. */
+/**
+ * One tick of a project: seed 000's parallel checks, then the prompt-loop decision. Lost
+ * runs and vanished jobs are found by the fleet-wide sweeper (lib/runs/reconcile.ts), so
+ * they do not wait for this project's tick.
+ */
 export async function runTick(projectId: string, now = () => new Date()): Promise<TickResult> {
   const me = workerId();
   let snap = await lockAndLoad(projectId, me, TICK_LOCK_MS);
-  if (!snap) return { skipped: true };
+  if (!snap) return { skipped: await tickSkipReason(projectId) };
   let finished = false;
   try {
-    const [lost, branch, imported] = await Promise.all([
-      reconcileRuns(snap.project, snap.runs, now()),
+    const [branch, imported] = await Promise.all([
       checkBranch(snap.project),
       syncPromptFiles(snap.project),
-      requeueStaleMerges(snap.awaitingMerge, now()),
       enqueuePullRequestPoll(snap.project, snap.settings, snap.loopState.tickCount),
     ]);
-    if (lost > 0 || branch || imported > 0) snap = (await loadTickSnapshot(projectId))!;
+    if (branch || imported > 0) snap = (await loadTickSnapshot(projectId))!;
     const decision = decide(toDecisionInput(snap), now());
     await applyDecision(snap, decision, now(), me);
     finished = true;

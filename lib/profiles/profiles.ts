@@ -1,8 +1,11 @@
 import { z } from "zod";
 import { getDb, Prisma } from "@/lib/db";
 import { recordAudit, SYSTEM, type AuditBy } from "@/lib/audit/record";
-import { AccessError } from "@/lib/teams/membership";
+import { AccessError } from "@/lib/auth/access";
 import { ADAPTERS } from "@/lib/profiles/adapters";
+import { isServerOnlyVariable } from "@/lib/env";
+import { ceilingShape } from "@/lib/spend/ceiling-input";
+import { unenforceable } from "@/lib/spend/ceilings";
 
 
 export const profileInput = z.object({
@@ -12,9 +15,13 @@ export const profileInput = z.object({
   model: z.string().trim().max(100).nullable().optional().transform((v) => v || null),
   fallbackModel: z.string().trim().max(100).nullable().optional().transform((v) => v || null),
   completionSignal: z.string().trim().max(200).nullable().optional().transform((v) => v || null),
-  envAllowList: z.array(z.string().regex(/^[A-Z_][A-Z0-9_]*$/, "names environment variables like API_KEY")).max(50).default([]),
+  envAllowList: z.array(z.string().regex(/^[A-Z_][A-Z0-9_]*$/, "names environment variables like API_KEY")
+    .refine((name) => !isServerOnlyVariable(name), { message: "is one of Ringmaster's own variables and is never passed to an agent" })).max(50).default([]),
   extraArgs: z.array(z.string().max(500)).max(50).default([]),
+  ...ceilingShape,
 }).superRefine((v, ctx) => {
+  const blind = unenforceable(v.adapter, v);
+  if (blind) ctx.addIssue({ code: "custom", path: [blind.field], message: blind.message });
   if (v.adapter === "shell" && !v.commandTemplate) {
     ctx.addIssue({ code: "custom", path: ["commandTemplate"], message: "is required for the shell adapter, e.g. my-agent {prompt}" });
   }
@@ -22,7 +29,15 @@ export const profileInput = z.object({
 
 export type ProfileInput = z.input<typeof profileInput>;
 
-export const listProfiles = (teamId: string) => getDb().agentProfile.findMany({ where: { teamId }, orderBy: { name: "asc" } });
+/** The team's profiles; for a project-scoped caller (a token, a run) only those its project uses. */
+export const listProfiles = (teamId: string, projectId?: string | null) => getDb().agentProfile.findMany({
+  where: { teamId, ...(projectId ? { OR: [{ executorFor: { some: { projectId } } }, { plannerFor: { some: { projectId } } }] } : {}) },
+  orderBy: { name: "asc" },
+});
+
+/** The team's profiles by name, for pickers. */
+export const listProfileChoices = (teamId: string) =>
+  getDb().agentProfile.findMany({ where: { teamId }, select: { id: true, name: true, adapter: true }, orderBy: { name: "asc" } });
 
 function nameTaken(err: unknown): never {
   if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") {

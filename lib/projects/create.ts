@@ -1,8 +1,10 @@
 import { getDb } from "@/lib/db";
 import { recordAudit, SYSTEM, type AuditBy } from "@/lib/audit/record";
-import { planningKeyForBranch, slugify } from "@/lib/prompts/names";
+import { planningKeyForBranch } from "@/lib/prompts/names";
+import { slugify } from "@/lib/slug";
 import { upsertTickScheduler } from "@/lib/queues";
 import { projectInput, type ProjectInput } from "@/lib/projects/schema";
+import { requireRepoPath } from "@/lib/projects/repo-path";
 
 async function uniqueSlug(teamId: string, name: string): Promise<string> {
   const base = slugify(name) || "project";
@@ -18,6 +20,7 @@ async function uniqueSlug(teamId: string, name: string): Promise<string> {
 /** Creates a project with its settings and loop state, and schedules its tick. */
 export async function createProject(teamId: string, raw: ProjectInput, settings: { loopEnabled?: boolean; plannerEnabled?: boolean; maxParallel?: number } = {}, by: AuditBy = SYSTEM) {
   const input = projectInput.parse(raw);
+  const repoPath = input.repoKind === "local" ? await requireRepoPath(teamId, input.repoPath!) : null;
   const slug = await uniqueSlug(teamId, input.name);
   const project = await getDb().project.create({
     data: {
@@ -25,7 +28,7 @@ export async function createProject(teamId: string, raw: ProjectInput, settings:
       name: input.name,
       slug,
       repoKind: input.repoKind,
-      repoPath: input.repoPath,
+      repoPath,
       githubOwner: input.githubOwner,
       githubRepo: input.githubRepo,
       baseBranch: input.baseBranch,

@@ -1,6 +1,5 @@
-import { LIVE_RUN_STATUSES } from "@/lib/loop/load";
+import { LIVE_RUN_STATUSES } from "@/lib/run-statuses";
 import { getDb } from "@/lib/db";
-
 
 /** Projects of a team with the counts the projects list shows. */
 export async function listProjectsWithStatus(teamId: string) {
@@ -40,3 +39,18 @@ export async function listProjectsWithStatus(teamId: string) {
 }
 
 export type ProjectListItem = Awaited<ReturnType<typeof listProjectsWithStatus>>[number];
+
+/** The team's live projects by name, for pickers. */
+export function listProjectChoices(teamId: string) {
+  return getDb().project.findMany({ where: { teamId, archivedAt: null }, select: { id: true, name: true }, orderBy: { name: "asc" } });
+}
+
+/** A project's loop state and settings; the caller has checked access. */
+export async function getLoopView(projectId: string) {
+  const db = getDb();
+  const [state, settings] = await Promise.all([
+    db.loopState.findUniqueOrThrow({ where: { projectId } }),
+    db.projectSettings.findUniqueOrThrow({ where: { projectId } }),
+  ]);
+  return { state, settings };
+}

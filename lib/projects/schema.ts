@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { branchNameField } from "@/lib/git/ref-name";
 
-// One schema shared by the form and the route handler (DESIGN.md style).
+// One schema shared by the form and the route handler.
 export const projectInput = z
   .object({
     name: z.string().trim().min(1, "is required").max(100, "must be at most 100 characters"),
@@ -8,7 +9,7 @@ export const projectInput = z
     repoPath: z.string().trim().optional(),
     githubOwner: z.string().trim().regex(/^[A-Za-z0-9-]+$/, "is not a GitHub owner name").optional(),
     githubRepo: z.string().trim().regex(/^[A-Za-z0-9._-]+$/, "is not a GitHub repository name").optional(),
-    baseBranch: z.string().trim().min(1, "is required").max(200).default("main"),
+    baseBranch: branchNameField.default("main"),
     executorProfileId: z.string().optional(),
     plannerProfileId: z.string().optional(),
   })

@@ -1,12 +1,13 @@
 import { z } from "zod";
+import { wholeNumber } from "@/lib/validation/numbers";
 import { getDb } from "@/lib/db";
-import { recordAudit, SYSTEM, type AuditBy } from "@/lib/audit/record";
-import { enqueueTick, upsertTickScheduler } from "@/lib/queues";
-import { recordActivity } from "@/lib/loop/activity";
+import { SYSTEM, type AuditBy } from "@/lib/audit/record";
+import { upsertTickScheduler } from "@/lib/queues";
+import { recordChange } from "@/lib/activity/change";
+import { sandboxSettingsShape } from "@/lib/sandbox/settings-schema";
+import { ceilingShape, loopLimitShape } from "@/lib/spend/ceiling-input";
 
-const int = (min: number, max: number, unit = "") =>
-  z.coerce.number({ error: "must be a number" }).int("must be a whole number")
-    .min(min, `must be at least ${min}${unit}`).max(max, `must be at most ${max}${unit}`);
+const int = (min: number, max: number, unit = "") => wholeNumber(min, max, unit, "bounds");
 
 // One schema for the settings form and the API; every field optional in an update.
 export const settingsInput = z.object({
@@ -33,9 +34,17 @@ export const settingsInput = z.object({
   approveFixPastCap: z.boolean(),
   executorProfileId: z.string().nullable(),
   plannerProfileId: z.string().nullable(),
+  ...sandboxSettingsShape,
+  ...ceilingShape,
+  ...loopLimitShape,
 }).partial().strict();
 
 export type SettingsInput = z.input<typeof settingsInput>;
+
+/** A project's settings; the caller has checked access. */
+export function getProjectSettings(projectId: string) {
+  return getDb().projectSettings.findUniqueOrThrow({ where: { projectId } });
+}
 
 /** Validates and applies a settings change; the tick schedule follows the interval. */
 export async function updateSettings(project: { id: string; teamId: string }, raw: unknown, by: AuditBy = SYSTEM) {
@@ -53,9 +62,11 @@ export async function updateSettings(project: { id: string; teamId: string }, ra
   const changed = Object.keys(input).filter((k) => JSON.stringify(before[k as keyof typeof before]) !== JSON.stringify(after[k as keyof typeof after]));
   if (changed.length) {
     const pick = (row: Record<string, unknown>) => Object.fromEntries(changed.map((k) => [k, row[k]]));
-    await recordAudit({ teamId: project.teamId, by, action: "settings.updated", target: { type: "project", id: project.id }, before: pick(before), after: pick(after) });
-    await recordActivity(project, "projectChange", `Settings changed: ${changed.join(", ")}`);
-    await enqueueTick(project.id, "settings changed");
+    await recordChange(project, {
+      audit: { by, action: "settings.updated", target: { type: "project", id: project.id }, before: pick(before), after: pick(after) },
+      activity: ["projectChange", `Settings changed: ${changed.join(", ")}`],
+      nudge: "settings changed",
+    });
   }
   return after;
 }

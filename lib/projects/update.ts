@@ -1,13 +1,15 @@
 import { z } from "zod";
 import { getDb } from "@/lib/db";
-import { recordAudit, SYSTEM, type AuditBy } from "@/lib/audit/record";
+import { SYSTEM, type AuditBy } from "@/lib/audit/record";
 import { removeTickScheduler } from "@/lib/queues";
-import { recordActivity } from "@/lib/loop/activity";
+import { recordChange } from "@/lib/activity/change";
+import { branchNameField } from "@/lib/git/ref-name";
+import { requireRepoPath } from "@/lib/projects/repo-path";
 
 export const projectPatch = z.object({
   name: z.string().trim().min(1, "is required").max(100, "must be at most 100 characters"),
   repoPath: z.string().trim().startsWith("/", "must be an absolute path to a git repository"),
-  baseBranch: z.string().trim().min(1, "is required").max(200).regex(/^[^\s~^:?*[\\]+$/, "is not a valid branch name"),
+  baseBranch: branchNameField,
 }).partial().strict();
 
 /** Renames a project or points it at another repository path or base branch. */
@@ -16,10 +18,13 @@ export async function updateProject(project: { id: string; teamId: string; repoK
   if (patch.repoPath && project.repoKind !== "local") {
     throw new z.ZodError([{ code: "custom", path: ["repoPath"], message: "applies to local repositories only", input: patch.repoPath }]);
   }
+  if (patch.repoPath) patch.repoPath = await requireRepoPath(project.teamId, patch.repoPath);
   const updated = await getDb().project.update({ where: { id: project.id }, data: patch });
   const before = Object.fromEntries(Object.keys(patch).map((k) => [k, project[k as keyof typeof patch]]));
-  await recordAudit({ teamId: project.teamId, by, action: "project.updated", target: { type: "project", id: project.id }, before, after: patch });
-  await recordActivity(project, "projectChange", `Project changed: ${Object.keys(patch).join(", ")}`);
+  await recordChange(project, {
+    audit: { by, action: "project.updated", target: { type: "project", id: project.id }, before, after: patch },
+    activity: ["projectChange", `Project changed: ${Object.keys(patch).join(", ")}`],
+  });
   return updated;
 }
 
@@ -30,6 +35,8 @@ export async function archiveProject(project: { id: string; teamId: string }, by
     getDb().loopState.update({ where: { projectId: project.id }, data: { mode: "stopped" } }),
   ]);
   await removeTickScheduler(project.id);
-  await recordAudit({ teamId: project.teamId, by, action: "project.archived", target: { type: "project", id: project.id } });
-  await recordActivity(project, "projectChange", "Project archived");
+  await recordChange(project, {
+    audit: { by, action: "project.archived", target: { type: "project", id: project.id } },
+    activity: ["projectChange", "Project archived"],
+  });
 }

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { getDb } from "@/lib/db";
-import { recordAudit, SYSTEM, type AuditBy } from "@/lib/audit/record";
-import { enqueueTick } from "@/lib/queues";
-import { recordActivity } from "@/lib/loop/activity";
+import { SYSTEM, type AuditBy } from "@/lib/audit/record";
 import { parsePromptFile } from "@/lib/prompts/parse";
+import { recordChange } from "@/lib/activity/change";
+import { isAgent, promptApproval, requesterOf } from "@/lib/approvals/request";
 
 export const importInput = z.object({
   files: z.array(z.object({ name: z.string().min(1).max(200), text: z.string().max(200_000) })).min(1, "needs at least one file").max(500),
@@ -26,14 +26,26 @@ export async function importPromptFiles(project: { id: string; teamId: string; p
     const list = [...new Set([...taken.map((t) => t.number), ...dupes])].map((n) => `P${n}`).join(", ");
     throw new z.ZodError([{ code: "custom", path: ["files"], message: `prompt numbers already used: ${list}`, input: null }]);
   }
-  await getDb().prompt.createMany({
-    data: prompts.map((p) => ({
-      projectId: project.id, planningKey: project.planningKey, number: p.number, title: p.title, body: p.body,
-      status: p.status, priority: p.priority, dependencies: p.dependencies, origin: "file" as const,
-    })),
+  const settings = await getDb().projectSettings.findUniqueOrThrow({ where: { projectId: project.id } });
+  const approval = promptApproval(settings.approvalPolicy, await isAgent(by));
+  // The inbox entries commit with the prompts, so an imported prompt never waits unseen.
+  await getDb().$transaction(async (tx) => {
+    const created = await tx.prompt.createManyAndReturn({
+      data: prompts.map((p) => ({
+        projectId: project.id, planningKey: project.planningKey, number: p.number, title: p.title, body: p.body,
+        status: p.status, priority: p.priority, dependencies: p.dependencies, origin: "file" as const, maxAttempts: settings.maxAttempts,
+        approval: p.status === "pending" ? approval : "not_required" as const,
+      })),
+      select: { id: true, approval: true },
+    });
+    await tx.approval.createMany({
+      data: created.filter((p) => p.approval === "pending").map((p) => ({ teamId: project.teamId, projectId: project.id, kind: "prompt_run" as const, promptId: p.id, requestedBy: requesterOf(by) })),
+    });
   });
-  await recordAudit({ teamId: project.teamId, by, action: "prompts.imported", target: { type: "project", id: project.id }, after: { numbers } });
-  await recordActivity(project, "promptsChange", `${prompts.length} prompt file(s) imported`);
-  await enqueueTick(project.id, "prompts imported");
+  await recordChange(project, {
+    audit: { by, action: "prompts.imported", target: { type: "project", id: project.id }, after: { numbers, approval } },
+    activity: ["promptsChange", `${prompts.length} prompt file(s) imported`],
+    nudge: "prompts imported",
+  });
   return prompts.length;
 }

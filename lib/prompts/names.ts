@@ -1,15 +1,4 @@
-const SLUG_MAX_LENGTH = 50;
-
-export function slugify(text: string): string {
-  return text
-    .normalize("NFKD")
-    .replace(/\p{M}/gu, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, SLUG_MAX_LENGTH)
-    .replace(/-+$/, "");
-}
+import { slugify } from "@/lib/slug";
 
 export function promptFileName(number: number, title: string): string {
   return `${String(number).padStart(2, "0")}-${slugify(title) || "untitled"}.md`;

@@ -88,10 +88,10 @@ describe("parsePromptFile: malformed files name the file and the reason", () => 
     ["unknown status", file("title: A\nstatus: running"), '01-a.md: status must be one of pending, in_progress, done, failed, cancelled (got "running")'],
     ["priority out of range", file("title: A\npriority: 5"), "01-a.md: priority must be an integer from 1 to 4 (got 5)"],
     ["priority as P-label", file("title: A\npriority: P1"), '01-a.md: priority must be an integer from 1 to 4 (got "P1")'],
-    ["fractional number", file("number: 1.5\ntitle: A"), "01-a.md: number must be an integer ≥ 1 (got 1.5)"],
-    ["zero number", file("number: 0\ntitle: A"), "01-a.md: number must be an integer ≥ 1 (got 0)"],
-    ["dependencies not a list", file("title: A\ndependencies: 2"), "01-a.md: dependencies must be a list of prompt numbers (integers ≥ 1) (got 2)"],
-    ["a bad dependency", file("title: A\ndependencies: [2, two]"), '01-a.md: dependencies must be a list of prompt numbers (integers ≥ 1) (got [2,"two"])'],
+    ["fractional number", file("number: 1.5\ntitle: A"), "01-a.md: number must be an integer from 1 to 2147483647 (got 1.5)"],
+    ["zero number", file("number: 0\ntitle: A"), "01-a.md: number must be an integer from 1 to 2147483647 (got 0)"],
+    ["dependencies not a list", file("title: A\ndependencies: 2"), "01-a.md: dependencies must be a list of prompt numbers (integers from 1 to 2147483647) (got 2)"],
+    ["a bad dependency", file("title: A\ndependencies: [2, two]"), '01-a.md: dependencies must be a list of prompt numbers (integers from 1 to 2147483647) (got [2,"two"])'],
     ["self-dependency", file("title: A\ndependencies: [1]"), "01-a.md: dependencies must not include the prompt itself (1)"],
     ["several wrong fields", file("title: \"\"\npriority: 0"), '01-a.md: title must be a non-empty string (got ""); priority must be an integer from 1 to 4 (got 0)'],
   ])("%s", (_name, text, expected) => {
@@ -112,10 +112,17 @@ describe("parsePromptFile: malformed files name the file and the reason", () => 
     });
   });
 
+  it("rejects a file name number past the database's integers", () => {
+    expect(parsePromptFile("2147483648-a.md", file("title: A"))).toEqual({
+      ok: false,
+      error: "2147483648-a.md: number must be an integer from 1 to 2147483647 (got 2147483648 from the file name)",
+    });
+  });
+
   it("rejects a zero file name prefix when the frontmatter has no number", () => {
     expect(parsePromptFile("00-a.md", file("title: A"))).toEqual({
       ok: false,
-      error: "00-a.md: number must be an integer ≥ 1 (got 0 from the file name)",
+      error: "00-a.md: number must be an integer from 1 to 2147483647 (got 0 from the file name)",
     });
   });
 });

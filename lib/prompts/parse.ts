@@ -1,5 +1,6 @@
 import { parse as parseYaml, YAMLParseError } from "yaml";
 import type { ZodError } from "zod";
+import { MAX_INT4 } from "@/lib/validation/safe-text";
 import { FIELD_RULES, promptFrontmatterSchema, type PromptFile } from "@/lib/prompts/schema";
 
 export type ParsePromptResult = { ok: true; prompt: PromptFile } | { ok: false; error: string };
@@ -37,7 +38,7 @@ export function parsePromptFile(fileName: string, text: string): ParsePromptResu
   }
   const number = fields.number ?? nameNumber;
   if (number === undefined) return fail("number is required (in the frontmatter or as the file name prefix NN-)");
-  if (number < 1) return fail(`number ${FIELD_RULES.number} (got ${number} from the file name)`);
+  if (number < 1 || number > MAX_INT4) return fail(`number ${FIELD_RULES.number} (got ${Number.isSafeInteger(number) ? number : fromName?.[1]} from the file name)`);
   if (fields.dependencies.includes(number)) return fail(`dependencies must not include the prompt itself (${number})`);
 
   const body = source.slice(match[0].length).replace(/^(?:\r?\n)+/, "");

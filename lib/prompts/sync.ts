@@ -1,8 +1,10 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { getDb } from "@/lib/db";
-import { recordActivity } from "@/lib/loop/activity";
+import { recordActivity } from "@/lib/activity/record";
 import { parsePromptFile } from "@/lib/prompts/parse";
+import { changePromptStatus } from "@/lib/prompts/transitions";
+import { promptApproval } from "@/lib/approvals/request";
 
 type Project = { id: string; teamId: string; repoKind: string; repoPath: string | null; planningKey: string };
 
@@ -22,6 +24,7 @@ export async function syncPromptFiles(project: Project): Promise<number> {
   const existing = new Map(
     (await db.prompt.findMany({ where: { projectId: project.id, planningKey: project.planningKey } })).map((p) => [p.number, p]),
   );
+  const settings = await db.projectSettings.findUniqueOrThrow({ where: { projectId: project.id } });
   let changed = 0;
   for (const name of names) {
     const text = await readFile(join(dir, name), "utf8").catch((e: Error) => new Error(`${name}: unreadable (${e.message})`));
@@ -36,10 +39,14 @@ export async function syncPromptFiles(project: Project): Promise<number> {
     const filePath = join(".planning", project.planningKey, "prompts", name);
     const row = existing.get(file.number);
     if (!row) {
+      // Anyone who can write to the repository (an agent, above all) writes these files.
+      const approval = file.status === "pending" ? promptApproval(settings.approvalPolicy, true) : "not_required";
       await db.prompt.create({
         data: {
           projectId: project.id, planningKey: project.planningKey, number: file.number, title: file.title, body: file.body,
           status: file.status, priority: file.priority, dependencies: file.dependencies, origin: "file", filePath,
+          approval, maxAttempts: settings.maxAttempts,
+          ...(approval === "pending" ? { approvals: { create: { teamId: project.teamId, projectId: project.id, kind: "prompt_run", requestedBy: "system" } } } : {}),
         },
       });
       await recordActivity(project, "promptsChange", `P${file.number} ${file.title} imported from ${filePath}`);
@@ -52,10 +59,9 @@ export async function syncPromptFiles(project: Project): Promise<number> {
     // The database owns the lifecycle once a prompt runs; a file can still close a pending one.
     const closes = row.status === "pending" && (file.status === "done" || file.status === "cancelled");
     if (row.status === "pending" && (edited || closes)) {
-      await db.prompt.updateMany({
-        where: { id: row.id, status: "pending" },
-        data: { title: file.title, body: file.body, priority: file.priority, dependencies: file.dependencies, ...(closes ? { status: file.status } : {}) },
-      });
+      const text = { title: file.title, body: file.body, priority: file.priority, dependencies: file.dependencies };
+      if (closes) await changePromptStatus(row.id, { from: "pending", to: file.status, data: text }, db);
+      else await db.prompt.updateMany({ where: { id: row.id, status: "pending" }, data: text });
       changed++;
     }
   }

@@ -1,15 +1,20 @@
-import { LIVE_RUN_STATUSES } from "@/lib/loop/load";
+import { LIVE_RUN_STATUSES } from "@/lib/run-statuses";
 import { z } from "zod";
 import { getDb } from "@/lib/db";
-import { recordAudit, SYSTEM, type AuditBy } from "@/lib/audit/record";
-import { enqueueTick } from "@/lib/queues";
-import { recordActivity } from "@/lib/loop/activity";
+import { SYSTEM, type AuditBy } from "@/lib/audit/record";
 import { promptInput } from "@/lib/prompts/create";
-import { AccessError } from "@/lib/teams/membership";
+import { AccessError } from "@/lib/auth/access";
+import { changePromptStatus } from "@/lib/prompts/transitions";
+import { DomainError } from "@/lib/errors";
+import { recordChange } from "@/lib/activity/change";
 
 export const promptPatch = promptInput.pick({ title: true, body: true, priority: true, dependencies: true, domain: true }).partial().strict();
 
-export class PromptStateError extends Error {}
+export class PromptStateError extends DomainError {
+  constructor(message: string) {
+    super(409, "conflict", message);
+  }
+}
 
 type Project = { id: string; teamId: string };
 
@@ -28,9 +33,11 @@ export async function editPrompt(project: Project, promptId: string, raw: unknow
   }
   const n = await getDb().prompt.updateMany({ where: { id: promptId, status: { in: ["pending", "failed", "cancelled"] } }, data: patch });
   if (n.count === 0) throw new PromptStateError(`P${prompt.number} is ${prompt.status}; only prompts that are not running or done can be edited`);
-  await recordAudit({ teamId: project.teamId, by, action: "prompt.edited", target: { type: "prompt", id: promptId }, before: Object.fromEntries(Object.keys(patch).map((k) => [k, prompt[k as keyof typeof patch]])), after: patch });
-  await recordActivity(project, "promptsChange", `P${prompt.number} edited`, { promptId });
-  await enqueueTick(project.id, "prompt changed");
+  await recordChange(project, {
+    audit: { by, action: "prompt.edited", target: { type: "prompt", id: promptId }, before: Object.fromEntries(Object.keys(patch).map((k) => [k, prompt[k as keyof typeof patch]])), after: patch },
+    activity: ["promptsChange", `P${prompt.number} edited`, { promptId }],
+    nudge: "prompt changed",
+  });
   return getDb().prompt.findUniqueOrThrow({ where: { id: promptId } });
 }
 
@@ -39,8 +46,7 @@ export async function cancelPrompt(project: Project, promptId: string, by: Audit
   const prompt = await requirePrompt(project, promptId);
   const now = new Date();
   const changed = await getDb().$transaction(async (tx) => {
-    const n = await tx.prompt.updateMany({ where: { id: promptId, status: { in: ["pending", "in_progress"] } }, data: { status: "cancelled", completedAt: now } });
-    if (n.count === 0) return false;
+    if (!(await changePromptStatus(promptId, { from: ["pending", "in_progress"], to: "cancelled" }, tx, now))) return false;
     const runs = await tx.run.updateMany({
       where: { promptId, status: { in: [...LIVE_RUN_STATUSES] } },
       data: { status: "cancelled", finishedAt: now, error: "cancelled by a person", leaseExpiresAt: null },
@@ -49,20 +55,21 @@ export async function cancelPrompt(project: Project, promptId: string, by: Audit
     return true;
   });
   if (!changed) throw new PromptStateError(`P${prompt.number} is ${prompt.status}; only pending or running prompts can be cancelled`);
-  await recordAudit({ teamId: project.teamId, by, action: "prompt.cancelled", target: { type: "prompt", id: promptId }, before: { status: prompt.status }, after: { status: "cancelled" } });
-  await recordActivity(project, "taskFailed", `P${prompt.number} ${prompt.title}: cancelled`, { promptId });
-  await enqueueTick(project.id, "prompt cancelled");
+  await recordChange(project, {
+    audit: { by, action: "prompt.cancelled", target: { type: "prompt", id: promptId }, before: { status: prompt.status }, after: { status: "cancelled" } },
+    activity: ["taskFailed", `P${prompt.number} ${prompt.title}: cancelled`, { promptId }],
+    nudge: "prompt cancelled",
+  });
 }
 
 /** Sends a failed or cancelled prompt back to the queue with fresh attempts. */
 export async function retryPrompt(project: Project, promptId: string, by: AuditBy = SYSTEM) {
   const prompt = await requirePrompt(project, promptId);
-  const n = await getDb().prompt.updateMany({
-    where: { id: promptId, status: { in: ["failed", "cancelled"] } },
-    data: { status: "pending", attempts: 0, completedAt: null },
+  const requeued = await changePromptStatus(promptId, { from: ["failed", "cancelled"], to: "pending", data: { attempts: 0 } });
+  if (!requeued) throw new PromptStateError(`P${prompt.number} is ${prompt.status}; only failed or cancelled prompts can be retried`);
+  await recordChange(project, {
+    audit: { by, action: "prompt.retried", target: { type: "prompt", id: promptId }, before: { status: prompt.status, attempts: prompt.attempts }, after: { status: "pending", attempts: 0 } },
+    activity: ["promptsChange", `P${prompt.number} ${prompt.title}: back to the queue`, { promptId }],
+    nudge: "prompt retried",
   });
-  if (n.count === 0) throw new PromptStateError(`P${prompt.number} is ${prompt.status}; only failed or cancelled prompts can be retried`);
-  await recordAudit({ teamId: project.teamId, by, action: "prompt.retried", target: { type: "prompt", id: promptId }, before: { status: prompt.status, attempts: prompt.attempts }, after: { status: "pending", attempts: 0 } });
-  await recordActivity(project, "promptsChange", `P${prompt.number} ${prompt.title}: back to the queue`, { promptId });
-  await enqueueTick(project.id, "prompt retried");
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-// Job data carries ids, never secrets (DESIGN.md): the processor re-reads the row.
+// Job data carries ids, never secrets: the processor re-reads the row.
 export const queuePayloads = {
   tick: z.object({ projectId: z.string().min(1), reason: z.string().max(200) }),
   spawn: z.object({ runId: z.string().min(1) }),

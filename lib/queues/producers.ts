@@ -1,5 +1,5 @@
 import { getEnv } from "@/lib/env";
-import { queuePayloads } from "@/lib/queues/names";
+import { queuePayloads, type QueueName } from "@/lib/queues/names";
 import { getQueue } from "@/lib/queues/queues";
 
 export const tickSchedulerId = (projectId: string) => `tick-${projectId}`;
@@ -31,23 +31,32 @@ export async function removeTickScheduler(projectId: string): Promise<void> {
   await getQueue("tick").removeJobScheduler(tickSchedulerId(projectId));
 }
 
-/** One job per run; the job id is the run id, so a repeated enqueue is a no-op. */
-export async function enqueueSpawn(runId: string): Promise<void> {
-  await getQueue("spawn").add("spawn", queuePayloads.spawn.parse({ runId }), { jobId: runId });
+// A job that failed for good (e.g. Postgres was down for all its attempts) would make a
+// re-enqueue under the same id a no-op: the sweeper removes it first, so the work is retried.
+async function dropFinishedJob(queue: QueueName, jobId: string): Promise<void> {
+  const job = await getQueue(queue).getJob(jobId);
+  if (job && ((await job.isFailed()) || (await job.isCompleted()))) await job.remove();
 }
 
-export async function enqueueMerge(runId: string): Promise<void> {
-  await getQueue("merge").add("merge", queuePayloads.merge.parse({ runId }), {
-    jobId: `merge-${runId}`,
-    attempts: 5,
-    backoff: { type: "exponential", delay: 2000 },
+/**
+ * One job per run; the job id is the run id, so a repeated enqueue is a no-op. Retried
+ * while Postgres is away; the claim makes a retry after a start harmless.
+ */
+export async function enqueueSpawn(runId: string, opts: { again?: boolean } = {}): Promise<void> {
+  if (opts.again) await dropFinishedJob("spawn", runId);
+  await getQueue("spawn").add("spawn", queuePayloads.spawn.parse({ runId }), {
+    jobId: runId,
+    attempts: 20,
+    backoff: { type: "fixed", delay: 1000 },
   });
 }
 
-export async function enqueueGithub(deliveryId: string): Promise<void> {
-  await getQueue("github").add("delivery", queuePayloads.github.parse({ deliveryId }), {
-    jobId: `gh-${deliveryId}`,
-    attempts: 8,
-    backoff: { type: "exponential", delay: 5000 },
+export async function enqueueMerge(runId: string, opts: { again?: boolean } = {}): Promise<void> {
+  if (opts.again) await dropFinishedJob("merge", `merge-${runId}`);
+  await getQueue("merge").add("merge", queuePayloads.merge.parse({ runId }), {
+    jobId: `merge-${runId}`,
+    // A base that moved under the merge, or Postgres away for a while: try again soon.
+    attempts: 20,
+    backoff: { type: "fixed", delay: 1000 },
   });
 }

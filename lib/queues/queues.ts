@@ -15,6 +15,9 @@ export function getQueue<Q extends QueueName>(name: Q): Queue<QueuePayload<Q>> {
   let queue = map.get(name);
   if (!queue) {
     queue = new Queue(name, { connection: getRedis("producer"), prefix: getEnv().REDIS_PREFIX, defaultJobOptions });
+    // The shared connection reports an outage once (lib/redis/connections.ts); without a
+    // listener BullMQ would print every reconnect attempt's error to the console.
+    queue.on("error", () => {});
     map.set(name, queue);
   }
   return queue as Queue<QueuePayload<Q>>;

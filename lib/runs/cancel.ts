@@ -1,11 +1,16 @@
-import { LIVE_RUN_STATUSES } from "@/lib/loop/load";
+import { LIVE_RUN_STATUSES } from "@/lib/run-statuses";
 import { getDb } from "@/lib/db";
-import { recordAudit, SYSTEM, type AuditBy } from "@/lib/audit/record";
-import { enqueueTick } from "@/lib/queues";
+import { SYSTEM, type AuditBy } from "@/lib/audit/record";
 import { revokeRunToken } from "@/lib/auth/tokens";
-import { recordActivity } from "@/lib/loop/activity";
+import { changePromptStatus } from "@/lib/prompts/transitions";
+import { DomainError } from "@/lib/errors";
+import { recordChange } from "@/lib/activity/change";
 
-export class RunStateError extends Error {}
+export class RunStateError extends DomainError {
+  constructor(message: string) {
+    super(409, "conflict", message);
+  }
+}
 
 /**
  * Cancels a live run. Its supervisor notices at the next lease renewal (the row is no
@@ -21,15 +26,17 @@ export async function cancelRun(project: { id: string; teamId: string }, runId: 
     if (n.count === 0) return null;
     const row = await tx.run.findUniqueOrThrow({ where: { id: runId }, include: { prompt: true } });
     if (row.promptId) {
-      await tx.prompt.updateMany({ where: { id: row.promptId, status: "in_progress" }, data: { status: "cancelled", completedAt: now } });
+      await changePromptStatus(row.promptId, { from: "in_progress", to: "cancelled" }, tx, now);
     }
     await tx.loopState.update({ where: { projectId: project.id }, data: { lastSpawnAt: null } });
     return row;
   });
   if (!run) throw new RunStateError("only a queued or running run can be cancelled");
   await revokeRunToken(runId);
-  await recordAudit({ teamId: project.teamId, by, action: "run.cancelled", target: { type: "run", id: runId }, before: { status: "live" }, after: { status: "cancelled" } });
   const label = run.prompt ? `P${run.prompt.number} ${run.prompt.title}` : `${run.kind} run`;
-  await recordActivity(project, "taskFailed", `${label}: run cancelled`, { runId, promptId: run.promptId ?? undefined });
-  await enqueueTick(project.id, "run cancelled");
+  await recordChange(project, {
+    audit: { by, action: "run.cancelled", target: { type: "run", id: runId }, before: { status: "live" }, after: { status: "cancelled" } },
+    activity: ["taskFailed", `${label}: run cancelled`, { runId, promptId: run.promptId ?? undefined }],
+    nudge: "run cancelled",
+  });
 }

@@ -1,5 +1,6 @@
-import { LIVE_RUN_STATUSES } from "@/lib/loop/load";
+import { LIVE_RUN_STATUSES } from "@/lib/run-statuses";
 import { getDb, type Prisma, type RunKind } from "@/lib/db";
+import { changePromptStatus } from "@/lib/prompts/transitions";
 
 interface Profile { id: string; adapter: string; model: string | null; fallbackModel: string | null }
 
@@ -47,11 +48,8 @@ export async function claimPromptForRun(input: {
 }) {
   return getDb().$transaction(async (tx) => {
     if (!(await slotStillFree(tx, input.projectId, input.limits, input.now))) return null;
-    const claimed = await tx.prompt.updateMany({
-      where: { id: input.promptId, projectId: input.projectId, status: "pending" },
-      data: { status: "in_progress" },
-    });
-    if (claimed.count !== 1) return null;
+    const claimed = await changePromptStatus(input.promptId, { from: "pending", to: "in_progress", where: { projectId: input.projectId } }, tx, input.now);
+    if (!claimed) return null;
     const prompt = await tx.prompt.findUniqueOrThrow({ where: { id: input.promptId } });
     const attempt = prompt.attempts + 1;
     const run = await tx.run.create({

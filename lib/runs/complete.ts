@@ -1,10 +1,11 @@
 import { getDb, type RunStatus } from "@/lib/db";
-import { enqueueMerge, enqueueTick } from "@/lib/queues";
+import { publishOutbox, recordOutbox, type OutboxMessage } from "@/lib/queues";
 import { revokeRunToken } from "@/lib/auth/tokens";
-import { recordActivity } from "@/lib/loop/activity";
+import { recordActivity } from "@/lib/activity/record";
 import { announce } from "@/lib/events/publish";
 import { recordAudit, SYSTEM } from "@/lib/audit/record";
 import { clearSpawnCooldown, failPromptAttempt } from "@/lib/runs/finish-prompt";
+import { changePromptStatus } from "@/lib/prompts/transitions";
 
 export interface RunOutcome {
   status: Extract<RunStatus, "succeeded" | "failed" | "timed_out" | "cancelled">;
@@ -19,6 +20,8 @@ export interface RunOutcome {
   failureLog?: string;
   /** A shutdown hands the prompt back without counting the attempt. */
   countAttempt?: boolean;
+  /** false: the prompt fails now, whatever attempts are left (a person decides on a retry). */
+  retry?: boolean;
 }
 
 /**
@@ -43,22 +46,26 @@ export async function completeRun(runId: string, outcome: RunOutcome): Promise<b
     // With work to merge the prompt stays in progress until the merge lands, so its
     // dependents start from a base that already has it (seed 003: merge, then close).
     if (prompt && outcome.status === "succeeded" && !outcome.commitSha) {
-      prompt = await tx.prompt.update({ where: { id: prompt.id }, data: { status: "done", completedAt: now } });
+      await changePromptStatus(prompt.id, { from: "in_progress", to: "done" }, tx, now);
+      prompt = await tx.prompt.findUniqueOrThrow({ where: { id: prompt.id } });
     } else if (prompt && outcome.status !== "succeeded") {
-      prompt = await failPromptAttempt(tx, prompt.id, outcome.failureLog ?? null, outcome.countAttempt ?? true);
+      prompt = await failPromptAttempt(tx, prompt.id, outcome.failureLog ?? null, outcome.countAttempt ?? true, outcome.retry ?? true);
     }
     await clearSpawnCooldown(tx, run.projectId);
+    // The merge and the wake-up commit with the outcome: Redis being away loses neither.
+    const wakeUps: OutboxMessage[] = [{ kind: "tick", projectId: run.projectId, reason: `run ${outcome.status}` }];
+    if (outcome.status === "succeeded" && outcome.commitSha) wakeUps.unshift({ kind: "merge", runId });
+    const outbox = await recordOutbox(tx, wakeUps);
     await recordAudit({
       teamId: run.project.teamId, by: SYSTEM, action: `run.${outcome.status}`, target: { type: "run", id: runId },
       before: { status: "running" }, after: { status: outcome.status, exitCode: outcome.exitCode, promptStatus: prompt?.status },
     }, tx);
-    return { run, prompt };
+    return { run, prompt, outbox };
   });
   if (!result) return false;
-  const { run, prompt } = result;
+  const { run, prompt, outbox } = result;
   await revokeRunToken(runId);
   await announce(run.project.teamId, { type: "agentsChange", projectId: run.projectId, runId });
-  if (outcome.status === "succeeded" && outcome.commitSha) await enqueueMerge(runId);
   const label = prompt ? `P${prompt.number} ${prompt.title}` : `${run.kind} run`;
   const ids = { runId, promptId: prompt?.id };
   if (outcome.status === "succeeded") {
@@ -68,6 +75,6 @@ export async function completeRun(runId: string, outcome: RunOutcome): Promise<b
     const next = prompt ? (prompt.status === "failed" ? "failed for good" : `back to pending (attempt ${prompt.attempts}/${prompt.maxAttempts})`) : "";
     await recordActivity(run.project, "taskFailed", `${label}: ${outcome.status}${outcome.error ? ` (${outcome.error})` : ""}${next ? `; ${next}` : ""}`, ids);
   }
-  await enqueueTick(run.projectId, `run ${outcome.status}`);
+  await publishOutbox(outbox);
   return true;
 }

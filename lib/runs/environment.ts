@@ -1,4 +1,4 @@
-import { getEnv, inheritedProcessEnv } from "@/lib/env";
+import { getEnv, inheritedProcessEnv, isServerOnlyVariable } from "@/lib/env";
 
 // What every agent process may inherit; anything else (our DATABASE_URL, secrets,
 // tokens) is dropped unless the agent profile's allow-list names it.
@@ -10,9 +10,13 @@ export function agentEnvironment(input: {
   runId: string;
   projectId: string;
   promptId: string | null;
+  /** The team's stored credentials for this run (credentialsForRun); they win over the server's. */
+  credentials?: Record<string, string>;
 }): Record<string, string> {
   return {
-    ...inheritedProcessEnv([...BASE_ALLOW_LIST, ...input.allowList]),
+    // The profile form refuses Ringmaster's own variables; a row written any other way is filtered here too.
+    ...inheritedProcessEnv([...BASE_ALLOW_LIST, ...input.allowList.filter((name) => !isServerOnlyVariable(name))]),
+    ...input.credentials,
     RINGMASTER_URL: getEnv().APP_URL,
     RINGMASTER_TOKEN: input.token,
     RINGMASTER_RUN_ID: input.runId,

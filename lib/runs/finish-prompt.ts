@@ -1,4 +1,5 @@
 import type { Prisma } from "@/lib/db";
+import { changePromptStatus } from "@/lib/prompts/transitions";
 
 type Tx = Prisma.TransactionClient;
 
@@ -6,23 +7,29 @@ type Tx = Prisma.TransactionClient;
  * A run of this prompt ended without success: count the attempt, then retry (back to
  * pending) or give up (failed, with the failure log kept for the planner — seed 002).
  */
-export async function failPromptAttempt(tx: Tx, promptId: string, failureLog: string | null, countAttempt = true) {
+export async function failPromptAttempt(tx: Tx, promptId: string, failureLog: string | null, countAttempt = true, retry = true) {
   const prompt = await tx.prompt.findUniqueOrThrow({ where: { id: promptId } });
   if (prompt.status !== "in_progress") return prompt;
   const attempts = prompt.attempts + (countAttempt ? 1 : 0);
-  const exhausted = attempts >= prompt.maxAttempts;
-  return tx.prompt.update({
-    where: { id: promptId },
-    data: {
-      attempts,
-      status: exhausted ? "failed" : "pending",
-      failureLog: failureLog ?? prompt.failureLog,
-      completedAt: exhausted ? new Date() : null,
-    },
-  });
+  const to = !retry || attempts >= prompt.maxAttempts ? "failed" : "pending";
+  await changePromptStatus(promptId, { from: "in_progress", to, data: { attempts, failureLog: failureLog ?? prompt.failureLog } }, tx);
+  return tx.prompt.findUniqueOrThrow({ where: { id: promptId } });
 }
 
 /** The spawn cooldown is cleared when an executor or planner run ends (seed 000). */
 export async function clearSpawnCooldown(tx: Tx, projectId: string) {
   await tx.loopState.update({ where: { projectId }, data: { lastSpawnAt: null } });
+}
+
+/**
+ * A run of this prompt was lost (its worker died or was cut off): not the prompt's failure,
+ * so it goes back to pending without spending an attempt — unless its runs keep being
+ * lost (a prompt that kills its worker every time), which has its own cap.
+ */
+export async function returnLostRunPrompt(tx: Tx, promptId: string, maxLostRuns: number) {
+  const lostRuns = await tx.run.count({ where: { promptId, status: "lost" } });
+  await changePromptStatus(promptId, lostRuns < maxLostRuns
+    ? { from: "in_progress", to: "pending" }
+    : { from: "in_progress", to: "failed", data: { failureLog: `its runs were lost ${lostRuns} times (the worker running it died or was cut off each time)` } }, tx);
+  return tx.prompt.findUniqueOrThrow({ where: { id: promptId } });
 }

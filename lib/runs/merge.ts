@@ -1,20 +1,39 @@
-import { getDb } from "@/lib/db";
+import { getDb, type ProjectSettingsModel as ProjectSettings } from "@/lib/db";
 import { recordAudit, SYSTEM } from "@/lib/audit/record";
 import { inheritedProcessEnv } from "@/lib/env";
-import { enqueueTick } from "@/lib/queues";
+import { publishOutbox, recordOutbox } from "@/lib/queues";
 import { mergeIntoBase, rebaseOntoBase, removeWorktree } from "@/lib/git";
-import { recordActivity } from "@/lib/loop/activity";
+import { recordActivity } from "@/lib/activity/record";
 import { failPromptAttempt } from "@/lib/runs/finish-prompt";
 import { runVerifyCommand } from "@/lib/runs/verify";
+import { openRunSandbox, recordEgress } from "@/lib/runs/sandbox";
 import { publishRun } from "@/lib/github/publish";
+import { changePromptStatus } from "@/lib/prompts/transitions";
 
 type MergeStatus = "merged" | "conflict" | "failed" | "skipped" | "pushed";
 
-async function integrate(run: { worktreePath: string; branch: string }, repoPath: string, baseBranch: string, verify: string | null | undefined) {
+type Target = { id: string; adapter: string; worktreePath: string; branch: string };
+
+// The verify command is project code: it runs in the run's sandbox like the agent did.
+async function verifyConfined(run: Target, settings: ProjectSettings, command: string) {
+  let sandbox;
+  try {
+    sandbox = await openRunSandbox({ worktree: run.worktreePath, settings, adapter: run.adapter, log: () => {} });
+  } catch (err) {
+    return { ok: false, output: (err as Error).message };
+  }
+  try {
+    return await runVerifyCommand(command, run.worktreePath, inheritedProcessEnv(["PATH", "LANG"]), sandbox.launch);
+  } finally {
+    await recordEgress(run.id, await sandbox.close());
+  }
+}
+
+async function integrate(run: Target, repoPath: string, baseBranch: string, settings: ProjectSettings | null) {
   const rebased = await rebaseOntoBase(run.worktreePath, baseBranch);
   if (!rebased.ok) return { status: "conflict" as const, detail: `conflict in ${rebased.files.join(", ") || rebased.conflict}` };
-  if (verify) {
-    const v = await runVerifyCommand(verify, run.worktreePath, inheritedProcessEnv(["PATH", "HOME", "LANG"]));
+  if (settings?.verifyCommand) {
+    const v = await verifyConfined(run, settings, settings.verifyCommand);
     if (!v.ok) return { status: "failed" as const, detail: `verify failed after rebase: ${v.output.slice(-500)}` };
   }
   const merged = await mergeIntoBase({ repoPath, branch: run.branch, baseBranch });
@@ -43,26 +62,28 @@ export async function mergeRun(runId: string): Promise<MergeStatus | null> {
   }
   const repoPath = project.repoPath;
   const baseBranch = project.activeBranch ?? project.baseBranch;
-  const target = { worktreePath: run.worktreePath, branch: run.branch };
+  const target = { id: run.id, adapter: run.adapter, worktreePath: run.worktreePath, branch: run.branch };
 
   const result = await db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`merge:${project.id}`}))`;
-    const outcome = await integrate(target, repoPath, baseBranch, project.settings?.verifyCommand);
+    const outcome = await integrate(target, repoPath, baseBranch, project.settings);
     const now = new Date();
     await tx.run.update({ where: { id: runId }, data: { mergeStatus: outcome.status, error: outcome.status === "merged" ? null : outcome.detail } });
     let prompt = run.prompt;
     if (prompt && outcome.status === "merged") {
-      prompt = await tx.prompt.update({ where: { id: prompt.id }, data: { status: "done", completedAt: now } });
+      await changePromptStatus(prompt.id, { from: "in_progress", to: "done" }, tx, now);
+      prompt = await tx.prompt.findUniqueOrThrow({ where: { id: prompt.id } });
     } else if (prompt) {
       prompt = await failPromptAttempt(tx, prompt.id, `Merge ${outcome.status}: ${outcome.detail}`);
       // The retry starts over from the current base on a fresh branch and worktree.
       await tx.prompt.update({ where: { id: prompt.id }, data: { branch: null } });
     }
     await recordAudit({ teamId: project.teamId, by: SYSTEM, action: `merge.${outcome.status}`, target: { type: "run", id: runId }, after: { branch: target.branch, detail: outcome.detail, promptStatus: prompt?.status } }, tx);
-    return { outcome, prompt };
+    const outbox = await recordOutbox(tx, [{ kind: "tick", projectId: project.id, reason: `merge ${outcome.status}` }]);
+    return { outcome, prompt, outbox };
   }, { timeout: 20 * 60_000, maxWait: 20 * 60_000 });
 
-  const { outcome, prompt } = result;
+  const { outcome, prompt, outbox } = result;
   const label = prompt ? `P${prompt.number} ${prompt.title}` : `run ${runId}`;
   const ids = { runId, promptId: run.promptId ?? undefined };
   if (outcome.status === "merged") {
@@ -73,6 +94,6 @@ export async function mergeRun(runId: string): Promise<MergeStatus | null> {
     const next = prompt?.status === "failed" ? "failed for good" : "back to the queue to be redone from the current base";
     await recordActivity(project, "taskFailed", `${label}: merge ${outcome.status} (${outcome.detail}); ${next}; work kept at ${target.worktreePath}`, ids);
   }
-  await enqueueTick(project.id, `merge ${outcome.status}`);
+  await publishOutbox(outbox);
   return outcome.status;
 }

@@ -1,4 +1,4 @@
-import { LIVE_RUN_STATUSES } from "@/lib/loop/load";
+import { LIVE_RUN_STATUSES } from "@/lib/run-statuses";
 import { getDb, type Prisma } from "@/lib/db";
 import { diffSummary } from "@/lib/git";
 

@@ -1,52 +1,72 @@
-import { getDb } from "@/lib/db";
+import { getDb, getPool } from "@/lib/db";
 import { recordAudit, SYSTEM } from "@/lib/audit/record";
-import { enqueueMerge, enqueueSpawn, enqueueTick } from "@/lib/queues";
-import { recordActivity } from "@/lib/loop/activity";
-import { clearSpawnCooldown, failPromptAttempt } from "@/lib/runs/finish-prompt";
+import { enqueueMerge, enqueueSpawn, publishOutbox, recordOutbox } from "@/lib/queues";
+import { recordActivity } from "@/lib/activity/record";
+import { clearSpawnCooldown, returnLostRunPrompt } from "@/lib/runs/finish-prompt";
 
-// A queued run whose spawn job vanished (e.g. Redis lost it) is enqueued again; the job
-// id is the run id, so a job that still exists is not duplicated.
-const REQUEUE_AFTER_MS = 15_000;
-
-interface LiveRun { id: string; status: string; promptId: string | null; leaseExpiresAt: Date | null; queuedAt: Date }
-
-/**
- * Seed 000's agent-liveness check with leases: a run whose lease expired is lost, its
- * prompt goes back to pending with the attempt counted, its slot and cooldown freed.
- */
-export async function reconcileRuns(project: { id: string; teamId: string }, runs: LiveRun[], now: Date): Promise<number> {
-  let lost = 0;
-  for (const run of runs) {
-    if (run.status === "queued") {
-      if (now.getTime() - run.queuedAt.getTime() > REQUEUE_AFTER_MS) await enqueueSpawn(run.id);
-      continue;
-    }
-    if (!run.leaseExpiresAt || run.leaseExpiresAt > now) continue;
-    const marked = await getDb().$transaction(async (tx) => {
-      const n = await tx.run.updateMany({
-        where: { id: run.id, status: { in: ["starting", "running"] }, leaseExpiresAt: { lt: now } },
-        data: { status: "lost", finishedAt: now, error: "lease expired: the worker running this agent stopped renewing it" },
-      });
-      if (n.count !== 1) return false;
-      if (run.promptId) await failPromptAttempt(tx, run.promptId, "The run was lost (its worker died or was cut off).");
-      await clearSpawnCooldown(tx, project.id);
-      await recordAudit({ teamId: project.teamId, by: SYSTEM, action: "run.lost", target: { type: "run", id: run.id }, before: { status: run.status }, after: { status: "lost" } }, tx);
-      await tx.apiToken.updateMany({ where: { runId: run.id, revokedAt: null }, data: { revokedAt: now } });
-      return true;
-    });
-    if (!marked) continue;
-    lost++;
-    await recordActivity(project, "taskFailed", `Run ${run.id} lost: lease expired; prompt returned to the queue`, {
-      runId: run.id, promptId: run.promptId ?? undefined,
-    });
-  }
-  if (lost > 0) await enqueueTick(project.id, "runs lost");
-  return lost;
+export interface SweepOptions {
+  /** After Postgres (re)starts, leases get this long to be renewed before any counts as expired. */
+  leaseTtlMs: number;
+  /** A queued run or a pending merge whose job should have run by now is enqueued again. */
+  requeueAfterMs: number;
+  maxLostRuns: number;
 }
 
-/** Finished work whose merge job vanished (Redis lost it) is queued again; the job id dedups. */
-export async function requeueStaleMerges(awaitingMerge: ReadonlyArray<{ id: string; finishedAt: Date | null }>, now: Date): Promise<void> {
-  for (const run of awaitingMerge) {
-    if (run.finishedAt && now.getTime() - run.finishedAt.getTime() > REQUEUE_AFTER_MS) await enqueueMerge(run.id);
+interface Stale { id: string; projectId: string; teamId: string; status: string; promptId: string | null }
+
+// One statement for the whole fleet, independent of any project's tick (which Redis may
+// have forgotten). Leases are compared on the database's clock. A lease that expired
+// while Postgres was down is not a dead worker: supervisors get one TTL to renew after a
+// restart (pg_postmaster_start_time), so an outage does not kill every running agent.
+const STALE_RUNS = `
+  SELECT r.id, r."projectId", p."teamId", r.status, r."promptId"
+  FROM "Run" r JOIN "Project" p ON p.id = r."projectId"
+  WHERE (r.status IN ('starting', 'running') AND r."leaseExpiresAt" < timezone('UTC', now())
+          AND now() > pg_postmaster_start_time() + make_interval(secs => $1::float8 / 1000))
+     OR (r.status = 'queued' AND r."queuedAt" < timezone('UTC', now()) - make_interval(secs => $2::float8 / 1000))
+     OR (r.status = 'succeeded' AND r."mergeStatus" = 'pending'
+          AND r."finishedAt" < timezone('UTC', now()) - make_interval(secs => $2::float8 / 1000))
+  LIMIT 500`;
+
+/**
+ * The fleet-wide sweeper (seed 000's agent-liveness check, with leases): a run whose lease
+ * expired is lost, its slot and cooldown freed, its prompt back to pending without spending
+ * an attempt; a queued run or a pending merge whose job vanished is enqueued again.
+ * Every worker sweeps; each change is a conditional update, so two sweeps never double up.
+ */
+export async function sweepRuns(opts: SweepOptions): Promise<{ lost: number; requeued: number }> {
+  const { rows } = await getPool().query<Stale>(STALE_RUNS, [opts.leaseTtlMs, opts.requeueAfterMs]);
+  let lost = 0;
+  // Leases first: they need only Postgres, and a requeue may fail while Redis is away.
+  for (const run of rows) if (run.status !== "queued" && run.status !== "succeeded" && (await markRunLost(run, opts.maxLostRuns))) lost++;
+  for (const run of rows) {
+    if (run.status === "queued") await enqueueSpawn(run.id, { again: true });
+    else if (run.status === "succeeded") await enqueueMerge(run.id, { again: true });
   }
+  return { lost, requeued: rows.length - lost };
+}
+
+async function markRunLost(run: Stale, maxLostRuns: number): Promise<boolean> {
+  const now = new Date();
+  const marked = await getDb().$transaction(async (tx) => {
+    const n = await tx.run.updateMany({
+      where: { id: run.id, status: { in: ["starting", "running"] }, leaseExpiresAt: { lt: now } },
+      data: { status: "lost", finishedAt: now, error: "lease expired: the worker running this agent stopped renewing it" },
+    });
+    if (n.count !== 1) return null;
+    const prompt = run.promptId ? await returnLostRunPrompt(tx, run.promptId, maxLostRuns) : null;
+    await clearSpawnCooldown(tx, run.projectId);
+    await recordAudit({ teamId: run.teamId, by: SYSTEM, action: "run.lost", target: { type: "run", id: run.id }, before: { status: run.status }, after: { status: "lost", promptStatus: prompt?.status } }, tx);
+    await tx.apiToken.updateMany({ where: { runId: run.id, revokedAt: null }, data: { revokedAt: now } });
+    const outbox = await recordOutbox(tx, [{ kind: "tick", projectId: run.projectId, reason: "run lost" }]);
+    return { prompt, outbox };
+  });
+  if (!marked) return false;
+  const { prompt, outbox } = marked;
+  const next = !prompt ? "" : prompt.status === "failed" ? `; prompt failed: ${prompt.failureLog}` : "; prompt returned to the queue";
+  await recordActivity({ id: run.projectId, teamId: run.teamId }, "taskFailed", `Run ${run.id} lost: lease expired${next}`, {
+    runId: run.id, promptId: run.promptId ?? undefined,
+  });
+  await publishOutbox(outbox);
+  return true;
 }

@@ -1,15 +1,15 @@
 import { z } from "zod";
 import { getDb, type InvitationModel as Invitation } from "@/lib/db";
-import { hashToken, newToken } from "@/lib/auth/tokens";
+import { hashToken, issueSecret } from "@/lib/auth/tokens";
 import { requireRole, requireTeamScope, type Actor } from "@/lib/auth/actor";
 import { recordAudit } from "@/lib/audit/record";
-import { AccessError } from "@/lib/teams/membership";
-import { requireMayGrant, roleField } from "@/lib/teams/roles";
+import { AccessError, requireMayGrant, roleField } from "@/lib/auth/access";
+import { wholeNumber } from "@/lib/validation/numbers";
 
 export const invitationInput = z.object({
   role: roleField,
   email: z.union([z.literal(""), z.string().trim().toLowerCase().pipe(z.email("must be a valid email address"))]).optional().transform((v) => v || undefined),
-  expiresInHours: z.coerce.number().int("must be whole hours").min(1, "must be from 1 to 720 hours").max(720, "must be from 1 to 720 hours").default(72),
+  expiresInHours: wholeNumber(1, 720, " hours").default(72),
 });
 export type InvitationInput = z.input<typeof invitationInput>;
 
@@ -33,10 +33,10 @@ export async function createInvitation(actor: Actor, raw: InvitationInput, now =
   requireRole(actor, "admin");
   const input = invitationInput.parse(raw);
   requireMayGrant(actor, input.role);
-  const { token } = newToken("inv");
+  const { token, tokenHash } = issueSecret("inv");
   const inv = await getDb().invitation.create({
     data: {
-      teamId: actor.teamId, role: input.role, email: input.email, tokenHash: hashToken(token),
+      teamId: actor.teamId, role: input.role, email: input.email, tokenHash,
       createdById: actor.kind === "user" ? actor.id : null, expiresAt: new Date(now.getTime() + input.expiresInHours * 3_600_000),
     },
   });

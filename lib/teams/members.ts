@@ -1,9 +1,8 @@
 import { getDb, type TeamRole } from "@/lib/db";
 import { requireRole, requireTeamScope, type Actor } from "@/lib/auth/actor";
 import { recordAudit } from "@/lib/audit/record";
-import { ControlError } from "@/lib/loop/controls";
-import { AccessError } from "@/lib/teams/membership";
-import { requireMayGrant } from "@/lib/teams/roles";
+import { ControlError } from "@/lib/errors";
+import { AccessError, requireMayGrant } from "@/lib/auth/access";
 
 export async function listMembers(actor: Actor) {
   requireTeamScope(actor);

@@ -1,10 +1,10 @@
 import { getDb, type TeamRole } from "@/lib/db";
-import { hashToken, newToken } from "@/lib/auth/tokens";
+import { issueSecret } from "@/lib/auth/tokens";
 
 /** An API token of a team, as an admin would create it; returns the plaintext once. */
 export async function apiToken(teamId: string, role: TeamRole = "operator", projectId?: string): Promise<string> {
-  const { token, prefix } = newToken("api");
-  await getDb().apiToken.create({ data: { teamId, projectId, role, name: `test ${role}`, tokenHash: hashToken(token), prefix } });
+  const { token, prefix, tokenHash } = issueSecret("api");
+  await getDb().apiToken.create({ data: { teamId, projectId, role, name: `test ${role}`, tokenHash, prefix } });
   return token;
 }
 

@@ -1,9 +1,13 @@
 import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { getDb } from "@/lib/db";
+import { getDb, type TeamRole } from "@/lib/db";
 import { createDemoRepo } from "@/lib/demo/repo";
 import { createProject } from "@/lib/projects/create";
+
+/** A fresh path for a repository under the configured roots (test/helpers/setup-file.ts sets REPO_ROOTS). */
+export function tempRepoPath(name = "repo", root = process.env.REPO_ROOTS!.split(":")[0]): string {
+  return join(mkdtempSync(join(root, "r-")), name);
+}
 
 /** A team with an owner, a demo-agent profile and a project on a fresh local repository. */
 export async function createTeamWithProject(opts: { maxParallel?: number; loopEnabled?: boolean; cooldownMs?: number } = {}) {
@@ -14,7 +18,7 @@ export async function createTeamWithProject(opts: { maxParallel?: number; loopEn
     data: { name: `Team ${suffix}`, slug: `team-${suffix}`, memberships: { create: { userId: user.id, role: "owner" } } },
   });
   const profile = await db.agentProfile.create({ data: { teamId: team.id, name: "demo", adapter: "demo" } });
-  const repoPath = createDemoRepo(join(mkdtempSync(join(tmpdir(), "rm-repo-")), "repo"));
+  const repoPath = createDemoRepo(tempRepoPath());
   const project = await createProject(
     team.id,
     { name: `Project ${suffix}`, repoKind: "local", repoPath, baseBranch: "main", executorProfileId: profile.id },
@@ -24,6 +28,12 @@ export async function createTeamWithProject(opts: { maxParallel?: number; loopEn
     await db.projectSettings.update({ where: { projectId: project.id }, data: { spawnCooldownMs: opts.cooldownMs } });
   }
   return { user, team, profile, project, repoPath };
+}
+
+/** A new person in the team with the given role; returns the membership. */
+export async function addMember(teamId: string, role: TeamRole) {
+  const user = await getDb().user.create({ data: { email: `member-${Math.random().toString(36).slice(2, 10)}@example.test` } });
+  return getDb().membership.create({ data: { teamId, userId: user.id, role } });
 }
 
 export async function addPrompt(projectId: string, p: { number: number; title: string; body: string; priority?: number; dependencies?: number[] }) {

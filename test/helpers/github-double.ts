@@ -50,6 +50,11 @@ export class GithubDouble {
     }
   }
 
+  /** The next `times` requests matching answer 302 to `location` (a redirect must never carry the token away). */
+  redirect(match: (r: RecordedRequest) => boolean, location: string, times = 1) {
+    for (let i = 0; i < times; i++) this.failures.push({ match, status: 302, headers: { location }, body: {} });
+  }
+
   calls(method: string, pathPrefix = "") {
     return this.requests.filter((r) => r.method === method && r.path.startsWith(pathPrefix));
   }

@@ -1,7 +1,7 @@
 // Runs before each integration test file, in its own process: a private database copied
 // from the migrated template and a private Redis key prefix, removed afterwards.
 import { randomBytes } from "node:crypto";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, inject } from "vitest";
@@ -20,6 +20,8 @@ Object.assign(process.env, {
   LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
   NODE_ENV: "test",
   DATA_DIR: mkdtempSync(join(tmpdir(), "rm-data-")),
+  // Local repositories of the tests live here (tempRepoPath in fixtures.ts); realpath, as projects store it.
+  REPO_ROOTS: realpathSync(mkdtempSync(join(tmpdir(), "rm-repos-"))),
 });
 
 afterAll(async () => {

@@ -17,7 +17,7 @@ export function startWorkerProcess(extraEnv: Record<string, string> = {}): Child
   return Object.assign(child, { output: () => output });
 }
 
-export async function waitForWorkers(child: ReturnType<typeof startWorkerProcess>, timeoutMs = 20_000) {
+export async function waitForWorkers(child: ReturnType<typeof startWorkerProcess>, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   while (!child.output().includes("workers started")) {
     if (child.exitCode !== null) throw new Error(`worker exited: ${child.output()}`);

@@ -2,7 +2,7 @@
 
 import { AuthError, CredentialsSignin } from "next-auth";
 import { signIn } from "@/auth";
-import { safeNext } from "../form-state";
+import { safeNext } from "@/app/(auth)/form-state";
 
 export interface LoginState {
   error?: string;
@@ -20,7 +20,7 @@ export async function login(_prev: LoginState, form: FormData): Promise<LoginSta
     return {};
   } catch (err) {
     if (err instanceof CredentialsSignin && err.code === "rate_limited") {
-      return { error: "Too many sign-in attempts. Wait 15 minutes, then try again.", email };
+      return { error: "Too many sign-in attempts. Wait a little, then try again.", email };
     }
     if (err instanceof AuthError) return { error: "Email or password is incorrect.", email };
     throw err;

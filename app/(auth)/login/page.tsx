@@ -2,7 +2,7 @@ import Link from "next/link";
 import { githubEnabled } from "@/auth";
 import { isFirstRun } from "@/lib/auth/sign-up";
 import { loginWithGithub } from "./actions";
-import { safeNext } from "../form-state";
+import { safeNext } from "@/app/(auth)/form-state";
 import { LoginForm } from "./login-form";
 
 export const dynamic = "force-dynamic";

@@ -3,7 +3,7 @@
 import { signIn } from "@/auth";
 import { createFirstOwner, SignUpClosed } from "@/lib/auth/sign-up";
 import { fieldErrors, signUpInput } from "@/lib/auth/schemas";
-import { text, type FormState } from "../form-state";
+import { text, type FormState } from "@/app/(auth)/form-state";
 
 export async function signUp(_prev: FormState, form: FormData): Promise<FormState> {
   const raw = { name: text(form, "name"), email: text(form, "email"), password: text(form, "password"), teamName: text(form, "teamName") };

@@ -2,8 +2,8 @@
 
 import { useActionState } from "react";
 import { signUp } from "./actions";
-import { AuthField } from "../auth-field";
-import type { FormState } from "../form-state";
+import { AuthField } from "@/app/(auth)/auth-field";
+import type { FormState } from "@/app/(auth)/form-state";
 
 export function SignUpForm() {
   const [state, action, pending] = useActionState<FormState, FormData>(signUp, {});

@@ -3,7 +3,7 @@
 import { createContext, useContext, useEffect, useRef, useState } from "react";
 import { useQueryClient, type InvalidateQueryFilters } from "@tanstack/react-query";
 import type { LiveEvent } from "@/lib/events/wire";
-import { invalidationsFor } from "./query-keys";
+import { invalidationsFor } from "@/app/(dashboard)/_data/query-keys";
 import { openLiveSource, type LiveStatus } from "./live-source";
 
 type Listener = (event: LiveEvent) => void;

@@ -1,6 +1,6 @@
 "use client";
 
-import { useLiveStatus } from "../_live/live-provider";
+import { useLiveStatus } from "@/app/(dashboard)/_live/live-provider";
 
 /** Says when the live stream dropped; the provider reconnects by itself. */
 export function LiveIndicator() {

@@ -1,7 +1,7 @@
 import { listApprovals } from "@/lib/approvals/list";
 import { listPolicies } from "@/lib/approvals/policy";
-import { roleAtLeast } from "@/lib/teams/membership";
-import { requirePageActor } from "../team/actor";
+import { roleAtLeast } from "@/lib/auth/access";
+import { requirePageActor } from "@/app/(dashboard)/current";
 import { ApprovalCard } from "./_components/approval-card";
 import { PolicyTable } from "./_components/policy-table";
 

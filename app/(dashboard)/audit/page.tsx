@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { listAudit } from "@/lib/audit/list";
-import { roleAtLeast } from "@/lib/teams/membership";
-import { requirePageActor } from "../team/actor";
+import { roleAtLeast } from "@/lib/auth/access";
+import { requirePageActor } from "@/app/(dashboard)/current";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 import { listProfiles } from "@/lib/profiles/profiles";
-import { roleAtLeast } from "@/lib/teams/membership";
-import { requireViewer } from "../current";
+import { roleAtLeast } from "@/lib/auth/access";
+import { requireViewer } from "@/app/(dashboard)/current";
 import { ProfileForm } from "./profile-form";
 
 export const dynamic = "force-dynamic";
@@ -20,9 +20,10 @@ export default async function ProfilesPage() {
           <ProfileForm key={p.id} readOnly={!canEdit} initial={{
             id: p.id, name: p.name, adapter: p.adapter, commandTemplate: p.commandTemplate ?? "", model: p.model ?? "",
             fallbackModel: p.fallbackModel ?? "", completionSignal: p.completionSignal ?? "", envAllowList: p.envAllowList.join(" "), extraArgs: p.extraArgs.join("\n"),
+            maxTokens: String(p.maxTokens ?? ""), maxCostUsd: String(p.maxCostUsd ?? ""), maxToolCalls: String(p.maxToolCalls ?? ""),
           }} />
         ))}
-        {canEdit && <ProfileForm readOnly={false} initial={{ name: "", adapter: "claude", commandTemplate: "", model: "", fallbackModel: "", completionSignal: "", envAllowList: "", extraArgs: "" }} />}
+        {canEdit && <ProfileForm readOnly={false} initial={{ name: "", adapter: "claude", commandTemplate: "", model: "", fallbackModel: "", completionSignal: "", envAllowList: "", extraArgs: "", maxTokens: "", maxCostUsd: "", maxToolCalls: "" }} />}
       </div>
     </>
   );

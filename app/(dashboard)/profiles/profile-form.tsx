@@ -1,37 +1,34 @@
 "use client";
 
-import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { useMutation } from "@tanstack/react-query";
-import { api, ApiError } from "../_ui/api";
-import { Field } from "../_ui/field";
+import { api } from "@/app/(dashboard)/_ui/api";
+import { Field } from "@/app/(dashboard)/_ui/field";
+import { CeilingFields } from "@/app/(dashboard)/_ui/ceiling-fields";
+import { useApiMutation } from "@/app/(dashboard)/_data/use-api-mutation";
 import { ADAPTERS } from "@/lib/profiles/adapters";
 
 interface Values {
   id?: string; name: string; adapter: string; commandTemplate: string; model: string; fallbackModel: string;
   completionSignal: string; envAllowList: string; extraArgs: string;
+  maxTokens: string; maxCostUsd: string; maxToolCalls: string;
 }
 
 export function ProfileForm({ initial, readOnly }: { initial: Values; readOnly: boolean }) {
-  const router = useRouter();
   const [v, setV] = useState(initial);
-  const save = useMutation({
-    mutationFn: () => api(initial.id ? `/api/agent-profiles/${initial.id}` : "/api/agent-profiles", {
-      method: initial.id ? "PATCH" : "POST",
-      body: {
-        name: v.name, adapter: v.adapter, commandTemplate: v.commandTemplate, model: v.model, fallbackModel: v.fallbackModel,
-        completionSignal: v.completionSignal, envAllowList: v.envAllowList.split(/[\s,]+/).filter(Boolean), extraArgs: v.extraArgs.split("\n").filter(Boolean),
-      },
-    }),
-    onSuccess: () => { if (!initial.id) setV(initial); router.refresh(); },
-  });
-  const err = save.error instanceof ApiError ? save.error : null;
-  const errorFor = (f: string) => (err?.field === f || err?.field?.startsWith(`${f}.`) ? err.message : undefined);
+  const save = useApiMutation((d: Values) => api(initial.id ? `/api/agent-profiles/${initial.id}` : "/api/agent-profiles", {
+    method: initial.id ? "PATCH" : "POST",
+    body: {
+      name: d.name, adapter: d.adapter, commandTemplate: d.commandTemplate, model: d.model, fallbackModel: d.fallbackModel,
+      completionSignal: d.completionSignal, envAllowList: d.envAllowList.split(/[\s,]+/).filter(Boolean), extraArgs: d.extraArgs.split("\n").filter(Boolean),
+      maxTokens: d.maxTokens, maxCostUsd: d.maxCostUsd, maxToolCalls: d.maxToolCalls,
+    },
+  }), { refresh: true, onSuccess: () => { if (!initial.id) setV(initial); } });
+  const { error: err, fieldError: errorFor } = save;
   const set = (k: keyof Values) => (e: { target: { value: string } }) => setV({ ...v, [k]: e.target.value });
   return (
-    <form className="panel" aria-label={initial.id ? `Profile ${initial.name}` : "New profile"} onSubmit={(e) => { e.preventDefault(); save.mutate(); }}>
+    <form className="panel" aria-label={initial.id ? `Profile ${initial.name}` : "New profile"} onSubmit={(e) => { e.preventDefault(); save.mutate(v); }}>
       <h2>{initial.id ? initial.name : "New profile"}</h2>
-      <fieldset disabled={readOnly || save.isPending}>
+      <fieldset disabled={readOnly || save.pending}>
         <Field label="Name" error={errorFor("name")}><input value={v.name} onChange={set("name")} /></Field>
         <Field label="Adapter" error={errorFor("adapter")}>
           <select value={v.adapter} onChange={set("adapter")}>{ADAPTERS.map((a) => <option key={a}>{a}</option>)}</select>
@@ -50,6 +47,7 @@ export function ProfileForm({ initial, readOnly }: { initial: Values; readOnly: 
           <input value={v.envAllowList} onChange={set("envAllowList")} />
         </Field>
         <Field label="Extra arguments (one per line)" error={errorFor("extraArgs")}><textarea rows={2} value={v.extraArgs} onChange={set("extraArgs")} /></Field>
+        <CeilingFields values={v} set={(k, value) => setV({ ...v, [k]: value })} error={errorFor} adapters={[v.adapter]} emptyMeans="no ceiling unless the project sets one" />
         {err && !err.field && <p className="error" role="alert">{err.message}</p>}
         {!readOnly && <button type="submit">{initial.id ? "Save profile" : "Create profile"}</button>}
         {save.isSuccess && <span role="status" className="ok"> Saved</span>}

@@ -1,20 +1,25 @@
 import Link from "next/link";
 import { listMembers } from "@/lib/teams/members";
 import { listInvitations } from "@/lib/teams/invitations";
-import { roleAtLeast } from "@/lib/teams/membership";
-import { roleSummary, roles } from "@/lib/teams/roles";
-import { requirePageActor } from "./actor";
+import { roleAtLeast, roles, roleSummary } from "@/lib/auth/access";
+import { requirePageActor } from "@/app/(dashboard)/current";
 import { MembersTable } from "./_components/members-table";
 import { InviteForm } from "./_components/invite-form";
 import { InvitationList } from "./_components/invitation-list";
 import { AccountPanel } from "./_components/account-panel";
+import { CredentialsPanel } from "./_components/credentials-panel";
+import { listCredentials } from "@/lib/credentials/credentials";
 
 export const dynamic = "force-dynamic";
 
 export default async function TeamPage() {
   const { viewer, actor } = await requirePageActor();
   const isAdmin = roleAtLeast(viewer.role, "admin");
-  const [members, invitations] = await Promise.all([listMembers(actor), isAdmin ? listInvitations(actor) : Promise.resolve([])]);
+  const [members, invitations, credentials] = await Promise.all([
+    listMembers(actor),
+    isAdmin ? listInvitations(actor) : Promise.resolve([]),
+    isAdmin ? listCredentials(actor) : Promise.resolve([]),
+  ]);
   return (
     <div className="stack">
       <div className="page-head">
@@ -26,14 +31,25 @@ export default async function TeamPage() {
         <MembersTable members={members} myRole={viewer.role} myUserId={viewer.userId} />
         <ul className="muted small role-legend">{roles.map((r) => <li key={r}><strong>{r}</strong>: {roleSummary[r]}</li>)}</ul>
       </section>
-      {isAdmin ? (
+      {isAdmin && (
         <section className="panel stack" aria-labelledby="invite-h">
           <h2 id="invite-h">Invite someone</h2>
           <InviteForm myRole={viewer.role} />
           <h3>Invitations</h3>
           <InvitationList invitations={invitations} />
         </section>
-      ) : (
+      )}
+      {isAdmin && (
+        <section className="panel stack" aria-labelledby="credentials-h">
+          <h2 id="credentials-h">Agent credentials</h2>
+          <p className="muted small">
+            Keys your agents need, such as ANTHROPIC_API_KEY or OPENAI_API_KEY. A run receives the ones its agent
+            profile&apos;s environment allow-list names, in its environment only. Ringmaster&apos;s own secrets can never be passed.
+          </p>
+          <CredentialsPanel credentials={credentials} />
+        </section>
+      )}
+      {!isAdmin && (
         <p className="muted">Owners and admins invite people and manage roles. You are {viewer.role === "admin" ? "an" : "a"} {viewer.role}.</p>
       )}
       <AccountPanel email={viewer.email} />

@@ -1,20 +1,19 @@
 import { z } from "zod";
 import { auth } from "@/auth";
 import { actorForToken, actorForUser, type Actor } from "@/lib/auth/actor";
-import { AccessError } from "@/lib/teams/membership";
-import { ControlError } from "@/lib/loop/controls";
-import { EnvError } from "@/lib/env";
-import { PromptStateError } from "@/lib/prompts/update";
-import { RunStateError } from "@/lib/runs/cancel";
+import { AccessError } from "@/lib/auth/access";
+import { DomainError, INTERNAL } from "@/lib/errors";
 import { getLogger } from "@/lib/log";
+import { isSameOrigin } from "@/lib/auth/origin";
+import { isSafeText, requireSafeText, UNSAFE_TEXT } from "@/lib/validation/safe-text";
 
-// One error shape for every route (DESIGN.md style): { error: { code, message, field? } }.
+// One error shape for every route (docs/ARCHITECTURE.md): { error: { code, message, field? } }.
 export function apiError(status: number, code: string, message: string, field?: string) {
-  return Response.json({ error: { code, message, ...(field ? { field } : {}) } }, { status });
+  return Response.json({ error: { code, message, ...(field ? { field } : {}) } }, { status, headers: { "cache-control": "no-store" } });
 }
 
-class Unauthenticated extends Error {}
-class CrossSite extends Error {}
+const unauthenticated = () => new DomainError(401, "unauthenticated", "sign in or send a valid bearer token");
+const crossSite = () => new DomainError(403, "cross_site", "cross-site request refused (Origin does not match)");
 
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
@@ -23,50 +22,73 @@ export async function requireActor(req: Request): Promise<Actor> {
   const header = req.headers.get("authorization");
   if (header?.startsWith("Bearer ")) {
     const actor = await actorForToken(header.slice(7).trim());
-    if (!actor) throw new Unauthenticated();
+    if (!actor) throw unauthenticated();
     return actor;
   }
   // No cookie, no session: answer without consulting next-auth.
-  if (!req.headers.get("cookie")) throw new Unauthenticated();
+  if (!req.headers.get("cookie")) throw unauthenticated();
   const session = await auth();
   const userId = session?.user?.id;
-  if (!userId) throw new Unauthenticated();
+  if (!userId) throw unauthenticated();
   if (MUTATING.has(req.method)) {
-    const origin = req.headers.get("origin");
-    const host = req.headers.get("x-forwarded-host") ?? req.headers.get("host");
-    if (!origin || !host || new URL(origin).host !== host) throw new CrossSite();
+    if (!isSameOrigin(req.headers.get("origin"), req.headers, req.url)) throw crossSite();
   }
   const actor = await actorForUser(userId);
   if (!actor) throw new AccessError(404, "no team");
   return actor;
 }
 
+const invalid = (field: string, message: string) => new z.ZodError([{ code: "custom", path: [field], message, input: undefined }]);
+
+/** The JSON body, refused with its field when a string in it could not be stored. */
 export async function readJson(req: Request): Promise<unknown> {
+  let body: unknown;
   try {
-    return await req.json();
+    body = JSON.parse(await req.text());
   } catch {
-    throw new z.ZodError([{ code: "custom", path: ["body"], message: "must be a JSON object", input: undefined }]);
+    throw invalid("body", "must be a JSON object");
   }
+  requireSafeText(body);
+  return body;
+}
+
+// Ids are short tokens; anything else names no object (404), and must never reach a query.
+const MAX_ID_LENGTH = 200;
+const unknownObject = () => new DomainError(404, "not_found", "not found");
+
+async function checkedContext<C>(req: Request, ctx: C): Promise<C> {
+  for (const [name, value] of new URL(req.url).searchParams) {
+    if (!isSafeText(value)) throw invalid(name, UNSAFE_TEXT);
+  }
+  const pending = (ctx as { params?: Promise<Record<string, string | string[]>> } | undefined)?.params;
+  if (!pending) return ctx;
+  const values = await pending;
+  for (const value of Object.values(values).flat()) {
+    if (!isSafeText(value) || value.length > MAX_ID_LENGTH) throw unknownObject();
+  }
+  return { ...ctx, params: Promise.resolve(values) };
+}
+
+// API answers are per person and per moment: never kept by a browser or a shared cache. A stream
+// sets its own rule (no-cache, no-transform) and keeps it.
+function noStore(res: Response): Response {
+  if (!res.headers.has("cache-control")) res.headers.set("cache-control", "no-store");
+  return res;
 }
 
 export function handle<C>(fn: (req: Request, ctx: C) => Promise<Response>) {
   return async (req: Request, ctx: C): Promise<Response> => {
     try {
-      return await fn(req, ctx);
+      return noStore(await fn(req, await checkedContext(req, ctx)));
     } catch (err) {
       if (err instanceof z.ZodError) {
         const issue = err.issues[0];
         const field = issue.path.join(".") || "body";
         return apiError(400, "invalid", `${field} ${issue.message}`, field);
       }
-      if (err instanceof Unauthenticated) return apiError(401, "unauthenticated", "sign in or send a valid bearer token");
-      if (err instanceof CrossSite) return apiError(403, "cross_site", "cross-site request refused (Origin does not match)");
-      if (err instanceof AccessError) return apiError(err.status, err.status === 404 ? "not_found" : "forbidden", err.message);
-      if (err instanceof ControlError) return apiError(err.status, err.status === 400 ? "invalid" : "conflict", `${err.field} ${err.message}`, err.field);
-      if (err instanceof PromptStateError || err instanceof RunStateError) return apiError(409, "conflict", err.message);
-      if (err instanceof EnvError) return apiError(500, "misconfigured", err.message);
+      if (err instanceof DomainError && err.code !== INTERNAL) return apiError(err.status, err.code, err.message, err.field);
       getLogger("api").error({ err: (err as Error).message, stack: (err as Error).stack }, "unhandled API error");
-      return apiError(500, "internal", "internal error");
+      return apiError(500, INTERNAL, "internal error");
     }
   };
 }

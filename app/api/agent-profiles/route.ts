@@ -4,7 +4,7 @@ import { handle, readJson, requireActor } from "@/app/api/_lib/handler";
 
 export const GET = handle(async (req) => {
   const actor = await requireActor(req);
-  return Response.json({ profiles: await listProfiles(actor.teamId) });
+  return Response.json({ profiles: await listProfiles(actor.teamId, actor.projectId) });
 });
 
 export const POST = handle(async (req) => {

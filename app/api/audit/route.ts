@@ -1,10 +1,12 @@
 import { z } from "zod";
 import { listAudit } from "@/lib/audit/list";
+import { idCursor } from "@/lib/validation/cursor";
+import { wholeNumber } from "@/lib/validation/numbers";
 import { handle, requireActor } from "@/app/api/_lib/handler";
 
 const query = z.object({
-  before: z.string().regex(/^\d+$/, "must be an event id").optional(),
-  limit: z.coerce.number().int().min(1, "must be from 1 to 200").max(200, "must be from 1 to 200").optional(),
+  before: idCursor.optional(),
+  limit: wholeNumber(1, 200).optional(),
 });
 
 export const GET = handle(async (req) => {

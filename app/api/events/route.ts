@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { requireProject } from "@/lib/auth/actor";
+import { isActorCurrent, requireProject } from "@/lib/auth/actor";
 import { teamFeedResponse } from "@/lib/events/team-feed";
 import { streamIdFrom } from "@/lib/events/resume";
 import { handle, requireActor } from "@/app/api/_lib/handler";
@@ -15,5 +15,9 @@ export const GET = handle(async (req: Request) => {
   const { projectId } = query.parse({ projectId: new URL(req.url).searchParams.get("projectId") ?? undefined });
   const afterId = streamIdFrom(req);
   if (projectId) await requireProject(actor, projectId);
-  return teamFeedResponse({ teamId: actor.teamId, projectId: projectId ?? actor.projectId, afterId, signal: req.signal });
+  const since = new Date();
+  return teamFeedResponse({
+    teamId: actor.teamId, projectId: projectId ?? actor.projectId, afterId, signal: req.signal,
+    stillAllowed: () => isActorCurrent(actor, since),
+  });
 });

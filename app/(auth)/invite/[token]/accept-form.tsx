@@ -2,8 +2,8 @@
 
 import { useActionState } from "react";
 import { acceptAsSignedIn, acceptWithAccount } from "./actions";
-import { AuthField } from "../../auth-field";
-import type { FormState } from "../../form-state";
+import { AuthField } from "@/app/(auth)/auth-field";
+import type { FormState } from "@/app/(auth)/form-state";
 
 export function NewAccountForm({ token, email }: { token: string; email: string | null }) {
   const [state, action, pending] = useActionState<FormState, FormData>(acceptWithAccount.bind(null, token), {});

@@ -1,18 +1,23 @@
 "use server";
 
-import { cookies } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { auth, signIn } from "@/auth";
-import { acceptInvitation } from "@/lib/teams/accept";
-import { AccessError } from "@/lib/teams/membership";
-import { INVITE_COOKIE } from "@/lib/auth/oauth";
+import { getEnv } from "@/lib/env";
+import { acceptInvitation, InvitationSignInError } from "@/lib/teams/accept";
+import { clientAddress } from "@/lib/auth/rate-limit";
+import { AccessError } from "@/lib/auth/access";
+import { INVITE_COOKIE } from "@/lib/teams/oauth";
 import { accountInput, fieldErrors } from "@/lib/auth/schemas";
-import { text, type FormState } from "../../form-state";
+import { text, type FormState } from "@/app/(auth)/form-state";
 
 function explain(err: unknown, values: Record<string, string>): FormState {
   if (err instanceof z.ZodError) return { errors: fieldErrors(err), values };
   if (err instanceof AccessError) return { errors: { form: "This invitation is not valid any more. Ask for a new link." }, values };
+  if (err instanceof InvitationSignInError) {
+    return { errors: { form: err.limited ? "Too many sign-in attempts. Wait a little, then try again." : "Email or password is incorrect." }, values };
+  }
   throw err;
 }
 
@@ -23,7 +28,7 @@ export async function acceptWithAccount(token: string, _prev: FormState, form: F
   const parsed = accountInput.safeParse(raw);
   if (!parsed.success) return { errors: fieldErrors(parsed.error), values };
   try {
-    await acceptInvitation(token, raw);
+    await acceptInvitation(token, raw, new Date(), clientAddress(await headers()));
   } catch (err) {
     return explain(err, values);
   }
@@ -46,6 +51,7 @@ export async function acceptAsSignedIn(token: string, _prev: FormState): Promise
 
 /** GitHub sign-in for an invitee: the cookie tells the sign-in callback which invitation lets them in. */
 export async function acceptWithGithub(token: string) {
-  (await cookies()).set(INVITE_COOKIE, token, { httpOnly: true, sameSite: "lax", maxAge: 900, path: "/" });
+  const secure = new URL(getEnv().APP_URL).protocol === "https:";
+  (await cookies()).set(INVITE_COOKIE, token, { httpOnly: true, sameSite: "lax", maxAge: 900, path: "/", secure });
   await signIn("github", { redirectTo: `/invite/${token}` });
 }

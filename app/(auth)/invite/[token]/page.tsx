@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { auth, githubEnabled } from "@/auth";
 import { getInvitation, type InvitationState } from "@/lib/teams/invitations";
-import { roleSummary } from "@/lib/teams/roles";
+import { roleSummary } from "@/lib/auth/access";
 import { acceptWithGithub } from "./actions";
 import { JoinButton, NewAccountForm } from "./accept-form";
 

@@ -2,14 +2,17 @@
 
 import { useState } from "react";
 import type { ApprovalItem } from "@/lib/approvals/list";
-import { Ago } from "../../_ui/time";
-import { useSend } from "../../team/_components/use-send";
+import { Ago } from "@/app/(dashboard)/_ui/time";
+import { api } from "@/app/(dashboard)/_ui/api";
+import { useApiMutation } from "@/app/(dashboard)/_data/use-api-mutation";
 
 const kindLabel = { prompt_run: "Run a prompt", pr_merge: "Merge a pull request", fix_cycle_cap: "Another review-fix cycle past the cap" } as const;
 
 export function ApprovalCard({ item, canDecide }: { item: ApprovalItem; canDecide: boolean }) {
-  const { send, error, pending, fieldError } = useSend();
   const [comment, setComment] = useState("");
+  const decide = useApiMutation((body: { decision: "approve" | "reject"; comment: string }) =>
+    api(`/api/approvals/${item.id}`, { method: "POST", body }), { refresh: true });
+  const { error, pending, fieldError } = decide;
   const id = `comment-${item.id}`;
   return (
     <article className="panel approval" data-testid="approval" aria-labelledby={`${id}-h`}>
@@ -39,8 +42,8 @@ export function ApprovalCard({ item, canDecide }: { item: ApprovalItem; canDecid
               {fieldError("comment") && <small className="error">{fieldError("comment")}</small>}
             </label>
             <div className="row">
-              <button type="button" disabled={pending} onClick={() => send(`/api/approvals/${item.id}`, { method: "POST", body: { decision: "approve", comment } })}>Approve</button>
-              <button type="button" className="secondary danger" disabled={pending} onClick={() => send(`/api/approvals/${item.id}`, { method: "POST", body: { decision: "reject", comment } })}>Reject</button>
+              <button type="button" disabled={pending} onClick={() => decide.mutate({ decision: "approve", comment })}>Approve</button>
+              <button type="button" className="secondary danger" disabled={pending} onClick={() => decide.mutate({ decision: "reject", comment })}>Reject</button>
             </div>
             {error && !error.field && <p className="error" role="alert">{error.message}</p>}
           </div>

@@ -1,18 +1,19 @@
 "use client";
 
-import { useSend } from "../../team/_components/use-send";
+import { AdminTable } from "@/app/(dashboard)/_ui/admin-table";
+import { api } from "@/app/(dashboard)/_ui/api";
+import { useApiMutation } from "@/app/(dashboard)/_data/use-api-mutation";
 
 export interface PolicyRow { projectId: string; name: string; approvalPolicy: string; approveMerges: boolean; approveFixPastCap: boolean }
 
 export function PolicyTable({ policies, canEdit }: { policies: PolicyRow[]; canEdit: boolean }) {
-  const { send, error, pending } = useSend();
+  const change = useApiMutation(({ projectId, ...body }: Partial<PolicyRow> & { projectId: string }) =>
+    api(`/api/approvals/policy/${projectId}`, { method: "PATCH", body }), { refresh: true });
   if (policies.length === 0) return <p className="muted">No projects yet.</p>;
-  const save = (p: PolicyRow, body: Partial<PolicyRow>) => send(`/api/approvals/policy/${p.projectId}`, { method: "PATCH", body });
+  const save = (p: PolicyRow, body: Partial<PolicyRow>) => change.mutate({ ...body, projectId: p.projectId });
+  const pending = change.pending;
   return (
-    <div className="table-wrap">
-      <table className="table" data-testid="policies">
-        <thead><tr><th scope="col">Project</th><th scope="col">Before a prompt runs</th><th scope="col">Before a merge</th><th scope="col">Fix cycles past the cap</th></tr></thead>
-        <tbody>
+    <AdminTable testId="policies" headers={["Project", "Before a prompt runs", "Before a merge", "Fix cycles past the cap"]} error={change.error}>
           {policies.map((p) => (
             <tr key={p.projectId}>
               <td>{p.name}</td>
@@ -34,9 +35,6 @@ export function PolicyTable({ policies, canEdit }: { policies: PolicyRow[]; canE
               </td>
             </tr>
           ))}
-        </tbody>
-      </table>
-      {error && <p className="error" role="alert">{error.message}</p>}
-    </div>
+    </AdminTable>
   );
 }

@@ -1,20 +1,21 @@
 import Link from "next/link";
-import { notFound } from "next/navigation";
-import { getDb } from "@/lib/db";
-import { roleAtLeast } from "@/lib/teams/membership";
-import { requireViewer } from "../../current";
+import { requireProject } from "@/lib/auth/actor";
+import { getProjectSettings } from "@/lib/projects/settings";
+import { roleAtLeast } from "@/lib/auth/access";
+import { orNotFound, requirePageActor } from "@/app/(dashboard)/current";
 import { LoopControls } from "./_components/loop-controls";
 import { PromptBoard } from "./_components/prompt-board";
 import { RunningAgents } from "./_components/running-agents";
 import { ActivityLog } from "./_components/activity-log";
+import { SandboxNotice } from "./_components/sandbox-notice";
 
 export const dynamic = "force-dynamic";
 
 export default async function ProjectPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const viewer = await requireViewer();
-  const project = await getDb().project.findFirst({ where: { id, teamId: viewer.team.id, archivedAt: null } });
-  if (!project) notFound();
+  const { viewer, actor } = await requirePageActor();
+  const project = await orNotFound(requireProject(actor, id));
+  const { unsandboxed } = await getProjectSettings(id);
   const canOperate = roleAtLeast(viewer.role, "operator");
   return (
     <div className="project">
@@ -25,6 +26,7 @@ export default async function ProjectPage({ params }: { params: Promise<{ id: st
         </div>
         {roleAtLeast(viewer.role, "admin") && <Link className="button secondary" href={`/projects/${id}/settings`}>Settings</Link>}
       </div>
+      <SandboxNotice unsandboxed={unsandboxed} />
       <LoopControls projectId={id} canOperate={canOperate} />
       <div className="split">
         <PromptBoard projectId={id} canOperate={canOperate} />

@@ -2,29 +2,26 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { useMutation } from "@tanstack/react-query";
-import { api, ApiError } from "../../_ui/api";
-import { Field } from "../../_ui/field";
+import { api } from "@/app/(dashboard)/_ui/api";
+import { Field } from "@/app/(dashboard)/_ui/field";
+import { useApiMutation } from "@/app/(dashboard)/_data/use-api-mutation";
+import { queryKeys } from "@/app/(dashboard)/_data/query-keys";
 
 type Profile = { id: string; name: string; adapter: string };
 
 export function NewProjectForm({ profiles }: { profiles: Profile[] }) {
   const router = useRouter();
   const [v, setV] = useState({ name: "", repoKind: "local", repoPath: "", githubOwner: "", githubRepo: "", baseBranch: "main", executorProfileId: profiles[0]?.id ?? "" });
-  const create = useMutation({
-    mutationFn: () => api<{ project: { id: string } }>("/api/projects", {
-      method: "POST",
-      body: v.repoKind === "local"
-        ? { name: v.name, repoKind: "local", repoPath: v.repoPath, baseBranch: v.baseBranch, executorProfileId: v.executorProfileId || undefined }
-        : { name: v.name, repoKind: "github", githubOwner: v.githubOwner, githubRepo: v.githubRepo, baseBranch: v.baseBranch, executorProfileId: v.executorProfileId || undefined },
-    }),
-    onSuccess: ({ project }) => router.push(`/projects/${project.id}`),
-  });
-  const err = create.error instanceof ApiError ? create.error : null;
-  const errorFor = (f: string) => (err?.field === f ? err.message : undefined);
+  const create = useApiMutation((d: typeof v) => api<{ project: { id: string } }>("/api/projects", {
+    method: "POST",
+    body: d.repoKind === "local"
+      ? { name: d.name, repoKind: "local", repoPath: d.repoPath, baseBranch: d.baseBranch, executorProfileId: d.executorProfileId || undefined }
+      : { name: d.name, repoKind: "github", githubOwner: d.githubOwner, githubRepo: d.githubRepo, baseBranch: d.baseBranch, executorProfileId: d.executorProfileId || undefined },
+  }), { invalidate: [queryKeys.projects()], onSuccess: ({ project }) => router.push(`/projects/${project.id}`) });
+  const { error: err, fieldError: errorFor } = create;
   const set = (k: keyof typeof v) => (e: { target: { value: string } }) => setV({ ...v, [k]: e.target.value });
   return (
-    <form className="panel narrow" onSubmit={(e) => { e.preventDefault(); create.mutate(); }}>
+    <form className="panel narrow" onSubmit={(e) => { e.preventDefault(); create.mutate(v); }}>
       <Field label="Name" error={errorFor("name")}><input name="name" value={v.name} onChange={set("name")} autoFocus /></Field>
       <Field label="Repository">
         <select name="repoKind" value={v.repoKind} onChange={set("repoKind")}>
@@ -50,7 +47,7 @@ export function NewProjectForm({ profiles }: { profiles: Profile[] }) {
         </select>
       </Field>
       {err && !err.field && <p className="error" role="alert">{err.message}</p>}
-      <button type="submit" disabled={create.isPending}>Create project</button>
+      <button type="submit" disabled={create.pending}>Create project</button>
     </form>
   );
 }

@@ -1,10 +1,10 @@
-import { getDb } from "@/lib/db";
-import { requireViewer } from "../../current";
+import { listProfileChoices } from "@/lib/profiles/profiles";
+import { requireViewer } from "@/app/(dashboard)/current";
 import { NewProjectForm } from "./new-project-form";
 
 export default async function NewProjectPage() {
   const viewer = await requireViewer();
-  const profiles = await getDb().agentProfile.findMany({ where: { teamId: viewer.team.id }, select: { id: true, name: true, adapter: true } });
+  const profiles = await listProfileChoices(viewer.team.id);
   return (
     <>
       <h1>New project</h1>

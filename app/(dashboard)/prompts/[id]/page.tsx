@@ -1,26 +1,18 @@
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import Markdown from "react-markdown";
-import { getDb } from "@/lib/db";
-import { roleAtLeast } from "@/lib/teams/membership";
-import { requireViewer } from "../../current";
+import { requirePromptProject } from "@/lib/auth/objects";
+import { getPromptDetail } from "@/lib/prompts/queries";
+import { roleAtLeast } from "@/lib/auth/access";
+import { orNotFound, requirePageActor } from "@/app/(dashboard)/current";
 import { EditPrompt } from "./edit-prompt";
 
 export const dynamic = "force-dynamic";
 
 export default async function PromptPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const viewer = await requireViewer();
-  const prompt = await getDb().prompt.findFirst({
-    where: { id, project: { teamId: viewer.team.id } },
-    include: {
-      project: { select: { id: true, name: true } },
-      runs: { orderBy: { queuedAt: "desc" } },
-      pullRequests: true,
-      threads: { include: { turns: { orderBy: { seq: "asc" } } } },
-    },
-  });
-  if (!prompt) notFound();
+  const { viewer, actor } = await requirePageActor();
+  await orNotFound(requirePromptProject(actor, id));
+  const prompt = await getPromptDetail(id);
   const canEdit = roleAtLeast(viewer.role, "operator");
   return (
     <div className="prompt">

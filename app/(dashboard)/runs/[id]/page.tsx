@@ -1,15 +1,13 @@
-import { notFound } from "next/navigation";
-import { getDb } from "@/lib/db";
-import { roleAtLeast } from "@/lib/teams/membership";
-import { requireViewer } from "../../current";
+import { requireRunProject } from "@/lib/auth/objects";
+import { roleAtLeast } from "@/lib/auth/access";
+import { orNotFound, requirePageActor } from "@/app/(dashboard)/current";
 import { RunDetail } from "./_components/run-detail";
 
 export const dynamic = "force-dynamic";
 
 export default async function RunPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const viewer = await requireViewer();
-  const run = await getDb().run.findFirst({ where: { id, project: { teamId: viewer.team.id } }, select: { id: true } });
-  if (!run) notFound();
+  const { viewer, actor } = await requirePageActor();
+  await orNotFound(requireRunProject(actor, id));
   return <RunDetail runId={id} canOperate={roleAtLeast(viewer.role, "operator")} />;
 }

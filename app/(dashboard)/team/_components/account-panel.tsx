@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { api } from "../../_ui/api";
+import { api } from "@/app/(dashboard)/_ui/api";
 
 export function AccountPanel({ email }: { email: string }) {
   const [error, setError] = useState<string | null>(null);

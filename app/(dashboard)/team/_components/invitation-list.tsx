@@ -1,16 +1,15 @@
 "use client";
 
 import type { InvitationView } from "@/lib/teams/invitations";
-import { useSend } from "./use-send";
+import { AdminTable, RowAction } from "@/app/(dashboard)/_ui/admin-table";
+import { api } from "@/app/(dashboard)/_ui/api";
+import { useApiMutation } from "@/app/(dashboard)/_data/use-api-mutation";
 
 export function InvitationList({ invitations }: { invitations: InvitationView[] }) {
-  const { send, error, pending } = useSend();
+  const revoke = useApiMutation((id: string) => api(`/api/invitations/${id}`, { method: "DELETE" }), { refresh: true });
   if (invitations.length === 0) return <p className="muted">No invitations yet.</p>;
   return (
-    <div className="table-wrap">
-      <table className="table" data-testid="invitations">
-        <thead><tr><th scope="col">Role</th><th scope="col">For</th><th scope="col">State</th><th scope="col"><span className="sr-only">Actions</span></th></tr></thead>
-        <tbody>
+    <AdminTable testId="invitations" headers={["Role", "For", "State", null]} error={revoke.error}>
           {invitations.map((i) => (
             <tr key={i.id}>
               <td>{i.role}</td>
@@ -21,14 +20,11 @@ export function InvitationList({ invitations }: { invitations: InvitationView[] 
               </td>
               <td className="actions">
                 {i.state === "open" && (
-                  <button type="button" className="secondary small" disabled={pending} onClick={() => send(`/api/invitations/${i.id}`, { method: "DELETE" })}>Revoke</button>
+                  <RowAction label="Revoke" disabled={revoke.pending} run={() => revoke.mutate(i.id)} />
                 )}
               </td>
             </tr>
           ))}
-        </tbody>
-      </table>
-      {error && <p className="error" role="alert">{error.message}</p>}
-    </div>
+    </AdminTable>
   );
 }

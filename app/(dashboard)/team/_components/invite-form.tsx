@@ -1,24 +1,22 @@
 "use client";
 
 import { useState } from "react";
-import type { TeamRole } from "@/lib/db";
-import { Field } from "../../_ui/field";
-import { useSend } from "./use-send";
+import type { TeamRole } from "@/lib/auth/access";
+import { Field } from "@/app/(dashboard)/_ui/field";
+import { api } from "@/app/(dashboard)/_ui/api";
+import { submitFormData, useApiMutation } from "@/app/(dashboard)/_data/use-api-mutation";
 
 const rank: Record<TeamRole, number> = { viewer: 0, operator: 1, admin: 2, owner: 3 };
 
 export function InviteForm({ myRole }: { myRole: TeamRole }) {
-  const { send, error, pending, fieldError } = useSend();
   const [link, setLink] = useState<string | null>(null);
-  async function submit(form: FormData) {
-    const created = await send<{ url: string }>("/api/invitations", {
-      method: "POST",
-      body: { role: form.get("role"), email: form.get("email"), expiresInHours: form.get("expiresInHours") },
-    });
-    if (created) setLink(created.url);
-  }
+  const create = useApiMutation((form: FormData) => api<{ url: string }>("/api/invitations", {
+    method: "POST",
+    body: { role: form.get("role"), email: form.get("email"), expiresInHours: form.get("expiresInHours") },
+  }), { refresh: true, onSuccess: (created) => setLink(created.url) });
+  const { error, pending, fieldError } = create;
   return (
-    <form action={submit} className="stack" noValidate>
+    <form onSubmit={submitFormData(create)} className="stack" noValidate>
       <div className="form-row">
         <Field label="Role" error={fieldError("role")}>
           <select name="role" defaultValue="operator">

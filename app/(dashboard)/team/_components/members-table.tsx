@@ -1,21 +1,19 @@
 "use client";
 
-import type { TeamRole } from "@/lib/db";
-import { useSend } from "./use-send";
+import { roleAtLeast, roles, type TeamRole } from "@/lib/auth/access";
+import { AdminTable, RowAction } from "@/app/(dashboard)/_ui/admin-table";
+import { api } from "@/app/(dashboard)/_ui/api";
+import { useApiMutation } from "@/app/(dashboard)/_data/use-api-mutation";
 
 export interface MemberRow { id: string; userId: string; email: string; name: string | null; role: TeamRole; since: string | Date }
 
-const roles: TeamRole[] = ["owner", "admin", "operator", "viewer"];
-const rank: Record<TeamRole, number> = { viewer: 0, operator: 1, admin: 2, owner: 3 };
-
 export function MembersTable({ members, myRole, myUserId }: { members: MemberRow[]; myRole: TeamRole; myUserId: string }) {
-  const { send, error, pending } = useSend();
-  const canManage = (m: MemberRow) => rank[myRole] >= rank.admin && rank[myRole] >= rank[m.role];
+  // One mutation for both row actions, so the table shows only the last one's error.
+  const change = useApiMutation(({ id, role }: { id: string; role?: string }) =>
+    api(`/api/team/members/${id}`, role === undefined ? { method: "DELETE" } : { method: "PATCH", body: { role } }), { refresh: true });
+  const canManage = (m: MemberRow) => roleAtLeast(myRole, "admin") && roleAtLeast(myRole, m.role);
   return (
-    <div className="table-wrap">
-      <table className="table" data-testid="members">
-        <thead><tr><th scope="col">Member</th><th scope="col">Role</th><th scope="col"><span className="sr-only">Actions</span></th></tr></thead>
-        <tbody>
+    <AdminTable testId="members" headers={["Member", "Role", null]} error={change.error}>
           {members.map((m) => (
             <tr key={m.id}>
               <td>
@@ -24,25 +22,20 @@ export function MembersTable({ members, myRole, myUserId }: { members: MemberRow
               </td>
               <td>
                 {canManage(m) ? (
-                  <select aria-label={`Role of ${m.email}`} value={m.role} disabled={pending}
-                    onChange={(e) => send(`/api/team/members/${m.id}`, { method: "PATCH", body: { role: e.target.value } })}>
-                    {roles.filter((r) => rank[r] <= rank[myRole]).map((r) => <option key={r} value={r}>{r}</option>)}
+                  <select aria-label={`Role of ${m.email}`} value={m.role} disabled={change.pending}
+                    onChange={(e) => change.mutate({ id: m.id, role: e.target.value })}>
+                    {roles.filter((r) => roleAtLeast(myRole, r)).map((r) => <option key={r} value={r}>{r}</option>)}
                   </select>
                 ) : <span className="badge">{m.role}</span>}
               </td>
               <td className="actions">
                 {canManage(m) && m.userId !== myUserId && (
-                  <button type="button" className="secondary small" disabled={pending}
-                    onClick={() => confirm(`Remove ${m.email} from the team?`) && send(`/api/team/members/${m.id}`, { method: "DELETE" })}>
-                    Remove
-                  </button>
+                  <RowAction label="Remove" question={`Remove ${m.email} from the team?`} disabled={change.pending}
+                    run={() => change.mutate({ id: m.id })} />
                 )}
               </td>
             </tr>
           ))}
-        </tbody>
-      </table>
-      {error && <p className="error" role="alert">{error.message}</p>}
-    </div>
+    </AdminTable>
   );
 }

@@ -1,24 +1,22 @@
 "use client";
 
 import { useState } from "react";
-import type { TeamRole } from "@/lib/db";
-import { Field } from "../../_ui/field";
-import { useSend } from "./use-send";
+import type { TeamRole } from "@/lib/auth/access";
+import { Field } from "@/app/(dashboard)/_ui/field";
+import { api } from "@/app/(dashboard)/_ui/api";
+import { submitFormData, useApiMutation } from "@/app/(dashboard)/_data/use-api-mutation";
 
 const rank: Record<TeamRole, number> = { viewer: 0, operator: 1, admin: 2, owner: 3 };
 
 export function TokenForm({ myRole, projects }: { myRole: TeamRole; projects: { id: string; name: string }[] }) {
-  const { send, error, pending, fieldError } = useSend();
   const [secret, setSecret] = useState<string | null>(null);
-  async function submit(form: FormData) {
-    const created = await send<{ token: string }>("/api/tokens", {
-      method: "POST",
-      body: { name: form.get("name"), role: form.get("role"), projectId: form.get("projectId"), expiresInDays: form.get("expiresInDays") },
-    });
-    if (created) setSecret(created.token);
-  }
+  const create = useApiMutation((form: FormData) => api<{ token: string }>("/api/tokens", {
+    method: "POST",
+    body: { name: form.get("name"), role: form.get("role"), projectId: form.get("projectId"), expiresInDays: form.get("expiresInDays") },
+  }), { refresh: true, onSuccess: (created) => setSecret(created.token) });
+  const { error, pending, fieldError } = create;
   return (
-    <form action={submit} className="stack" noValidate>
+    <form onSubmit={submitFormData(create)} className="stack" noValidate>
       <div className="form-row">
         <Field label="Name" hint="What uses it: a runner, CI, a script" error={fieldError("name")}>
           <input name="name" required maxLength={100} />

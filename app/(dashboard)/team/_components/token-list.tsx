@@ -1,17 +1,16 @@
 "use client";
 
 import type { ApiTokenView } from "@/lib/auth/api-tokens";
-import { Ago } from "../../_ui/time";
-import { useSend } from "./use-send";
+import { Ago } from "@/app/(dashboard)/_ui/time";
+import { AdminTable, RowAction } from "@/app/(dashboard)/_ui/admin-table";
+import { api } from "@/app/(dashboard)/_ui/api";
+import { useApiMutation } from "@/app/(dashboard)/_data/use-api-mutation";
 
 export function TokenList({ tokens }: { tokens: ApiTokenView[] }) {
-  const { send, error, pending } = useSend();
+  const revoke = useApiMutation((id: string) => api(`/api/tokens/${id}`, { method: "DELETE" }), { refresh: true });
   if (tokens.length === 0) return <p className="muted">No API tokens yet. Create one for a remote runner, CI or a script.</p>;
   return (
-    <div className="table-wrap">
-      <table className="table" data-testid="tokens">
-        <thead><tr><th scope="col">Name</th><th scope="col">Scope</th><th scope="col">Last used</th><th scope="col">State</th><th scope="col"><span className="sr-only">Actions</span></th></tr></thead>
-        <tbody>
+    <AdminTable testId="tokens" headers={["Name", "Scope", "Last used", "State", null]} error={revoke.error}>
           {tokens.map((t) => (
             <tr key={t.id}>
               <td>{t.name}<div className="muted small"><code>{t.prefix}…</code></div></td>
@@ -23,17 +22,12 @@ export function TokenList({ tokens }: { tokens: ApiTokenView[] }) {
               </td>
               <td className="actions">
                 {t.active && (
-                  <button type="button" className="secondary small" disabled={pending}
-                    onClick={() => confirm(`Revoke “${t.name}”? Anything using it stops working.`) && send(`/api/tokens/${t.id}`, { method: "DELETE" })}>
-                    Revoke
-                  </button>
+                  <RowAction label="Revoke" question={`Revoke “${t.name}”? Anything using it stops working.`} disabled={revoke.pending}
+                    run={() => revoke.mutate(t.id)} />
                 )}
               </td>
             </tr>
           ))}
-        </tbody>
-      </table>
-      {error && <p className="error" role="alert">{error.message}</p>}
-    </div>
+    </AdminTable>
   );
 }

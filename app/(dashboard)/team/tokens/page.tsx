@@ -1,10 +1,10 @@
 import Link from "next/link";
-import { getDb } from "@/lib/db";
+import { listProjectChoices } from "@/lib/projects/queries";
 import { listApiTokens } from "@/lib/auth/api-tokens";
-import { roleAtLeast } from "@/lib/teams/membership";
-import { requirePageActor } from "../actor";
-import { TokenForm } from "../_components/token-form";
-import { TokenList } from "../_components/token-list";
+import { roleAtLeast } from "@/lib/auth/access";
+import { requirePageActor } from "@/app/(dashboard)/current";
+import { TokenForm } from "@/app/(dashboard)/team/_components/token-form";
+import { TokenList } from "@/app/(dashboard)/team/_components/token-list";
 
 export const dynamic = "force-dynamic";
 
@@ -15,7 +15,7 @@ export default async function TokensPage() {
   }
   const [tokens, projects] = await Promise.all([
     listApiTokens(actor),
-    getDb().project.findMany({ where: { teamId: viewer.team.id, archivedAt: null }, select: { id: true, name: true }, orderBy: { name: "asc" } }),
+    listProjectChoices(viewer.team.id),
   ]);
   return (
     <div className="stack">

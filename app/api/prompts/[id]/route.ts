@@ -1,5 +1,5 @@
-import { getDb } from "@/lib/db";
-import { requirePromptProject } from "@/lib/projects/access";
+import { getPromptDetail } from "@/lib/prompts/queries";
+import { requirePromptProject } from "@/lib/auth/objects";
 import { editPrompt } from "@/lib/prompts/update";
 import { handle, readJson, requireActor } from "@/app/api/_lib/handler";
 
@@ -8,14 +8,7 @@ type Ctx = { params: Promise<{ id: string }> };
 export const GET = handle(async (req, { params }: Ctx) => {
   const { id } = await params;
   await requirePromptProject(await requireActor(req), id);
-  const prompt = await getDb().prompt.findUniqueOrThrow({
-    where: { id },
-    include: {
-      runs: { orderBy: { queuedAt: "desc" }, select: { id: true, status: true, attempt: true, kind: true, queuedAt: true, finishedAt: true, mergeStatus: true, exitCode: true, error: true } },
-      pullRequests: { select: { id: true, number: true, url: true, state: true } },
-      threads: { include: { turns: { orderBy: { seq: "asc" } } } },
-    },
-  });
+  const { project: _project, ...prompt } = await getPromptDetail(id);
   return Response.json({ prompt });
 });
 

@@ -1,4 +1,4 @@
-import { requireRunProject } from "@/lib/projects/access";
+import { requireRunProject } from "@/lib/auth/objects";
 import { getRunDetail } from "@/lib/runs/queries";
 import { handle, requireActor } from "@/app/api/_lib/handler";
 

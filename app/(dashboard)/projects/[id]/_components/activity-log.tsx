@@ -1,8 +1,8 @@
 "use client";
 
 import { useState } from "react";
-import { Ago } from "../../../_ui/time";
-import { useActivity } from "./use-project";
+import { Ago } from "@/app/(dashboard)/_ui/time";
+import { useActivity } from "@/app/(dashboard)/_data/use-activity";
 
 const filters = [
   { value: "", label: "Everything" },

@@ -1,8 +1,10 @@
 "use client";
 
 import { useEffect } from "react";
-import { api } from "../../../_ui/api";
-import { useProject, useProjectAction } from "./use-project";
+import { api } from "@/app/(dashboard)/_ui/api";
+import { useProject } from "@/app/(dashboard)/_data/use-project";
+import { useApiMutation } from "@/app/(dashboard)/_data/use-api-mutation";
+import { queryKeys } from "@/app/(dashboard)/_data/query-keys";
 
 type LoopBody = { action: "start" | "stop" | "pause" | "resume" | "tick" } | { action: "loop" | "parallel"; enabled: boolean };
 
@@ -12,7 +14,7 @@ const typing = (el: EventTarget | null) =>
 /** Seed 000's controls: Loop (o) and Parallel (p) toggles; seed 003's start/pause/resume/stop. */
 export function LoopControls({ projectId, canOperate }: { projectId: string; canOperate: boolean }) {
   const { data: project } = useProject(projectId);
-  const act = useProjectAction(projectId, (body: LoopBody) => api(`/api/projects/${projectId}/loop`, { method: "POST", body }));
+  const act = useApiMutation((body: LoopBody) => api(`/api/projects/${projectId}/loop`, { method: "POST", body }), { invalidate: [queryKeys.project(projectId)] });
   const mode = project?.loop.mode ?? "stopped";
   const parallel = project?.settings?.parallelEnabled ?? true;
 

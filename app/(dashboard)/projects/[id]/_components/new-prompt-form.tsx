@@ -1,9 +1,10 @@
 "use client";
 
 import { useState } from "react";
-import { api, ApiError } from "../../../_ui/api";
-import { Field } from "../../../_ui/field";
-import { useProjectAction } from "./use-project";
+import { api } from "@/app/(dashboard)/_ui/api";
+import { Field } from "@/app/(dashboard)/_ui/field";
+import { useApiMutation } from "@/app/(dashboard)/_data/use-api-mutation";
+import { queryKeys } from "@/app/(dashboard)/_data/query-keys";
 
 interface Draft { title: string; body: string; priority: string; dependencies: string }
 const empty: Draft = { title: "", body: "", priority: "3", dependencies: "" };
@@ -11,15 +12,14 @@ const empty: Draft = { title: "", body: "", priority: "3", dependencies: "" };
 export function NewPromptForm({ projectId, numbers }: { projectId: string; numbers: number[] }) {
   const [draft, setDraft] = useState<Draft>(empty);
   const [open, setOpen] = useState(false);
-  const create = useProjectAction(projectId, (d: Draft) => api(`/api/projects/${projectId}/prompts`, {
+  const create = useApiMutation((d: Draft) => api(`/api/projects/${projectId}/prompts`, {
     method: "POST",
     body: {
       title: d.title, body: d.body, priority: Number(d.priority),
       dependencies: d.dependencies.split(/[\s,]+/).filter(Boolean).map((s) => Number(s.replace(/^P/i, ""))),
     },
-  }));
-  const err = create.error instanceof ApiError ? create.error : null;
-  const fieldError = (f: string) => (err?.field?.startsWith(f) ? err.message : undefined);
+  }), { invalidate: [queryKeys.project(projectId)] });
+  const { error: err, fieldError } = create;
   if (!open) return <button type="button" onClick={() => setOpen(true)}>New prompt</button>;
   const set = (k: keyof Draft) => (e: { target: { value: string } }) => setDraft({ ...draft, [k]: e.target.value });
   return (

@@ -1,7 +1,7 @@
 "use client";
 
-import type { PromptRow } from "../../../_ui/types";
-import { usePrompts } from "./use-project";
+import type { PromptRow } from "@/app/(dashboard)/_data/wire";
+import { usePrompts } from "@/app/(dashboard)/_data/use-prompts";
 import { PromptCard } from "./prompt-card";
 import { NewPromptForm } from "./new-prompt-form";
 import { ImportPrompts } from "./import-prompts";

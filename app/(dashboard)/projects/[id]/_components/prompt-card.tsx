@@ -1,13 +1,14 @@
 "use client";
 
 import Link from "next/link";
-import { api } from "../../../_ui/api";
-import type { PromptRow } from "../../../_ui/types";
-import { useProjectAction } from "./use-project";
+import { api } from "@/app/(dashboard)/_ui/api";
+import type { PromptRow } from "@/app/(dashboard)/_data/wire";
+import { useApiMutation } from "@/app/(dashboard)/_data/use-api-mutation";
+import { queryKeys } from "@/app/(dashboard)/_data/query-keys";
 
 export function PromptCard({ projectId, prompt: p, blockedBy, canOperate }: { projectId: string; prompt: PromptRow; blockedBy: number[]; canOperate: boolean }) {
-  const action = useProjectAction(projectId, (body: { action: "cancel" | "retry" }) => api(`/api/prompts/${p.id}/actions`, { method: "POST", body }));
-  const edit = useProjectAction(projectId, (priority: number) => api(`/api/prompts/${p.id}`, { method: "PATCH", body: { priority } }));
+  const action = useApiMutation((body: { action: "cancel" | "retry" }) => api(`/api/prompts/${p.id}/actions`, { method: "POST", body }), { invalidate: [queryKeys.project(projectId)] });
+  const edit = useApiMutation((priority: number) => api(`/api/prompts/${p.id}`, { method: "PATCH", body: { priority } }), { invalidate: [queryKeys.project(projectId)] });
   const editable = p.status === "pending" || p.status === "failed" || p.status === "cancelled";
   return (
     <article className="card" data-testid="prompt-card" data-number={p.number} data-status={p.status}>

@@ -1,8 +1,8 @@
 "use client";
 
 import Link from "next/link";
-import { formatDuration, useNow } from "../../../_ui/time";
-import { useLiveRuns } from "./use-project";
+import { formatDuration, useNow } from "@/app/(dashboard)/_ui/time";
+import { useLiveRuns } from "@/app/(dashboard)/_data/use-live-runs";
 
 export function RunningAgents({ projectId }: { projectId: string }) {
   const { data: runs } = useLiveRuns(projectId);

@@ -2,9 +2,10 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { useMutation } from "@tanstack/react-query";
-import { api, ApiError } from "../../../_ui/api";
-import { Field } from "../../../_ui/field";
+import { api } from "@/app/(dashboard)/_ui/api";
+import { Field } from "@/app/(dashboard)/_ui/field";
+import { useApiMutation } from "@/app/(dashboard)/_data/use-api-mutation";
+import { queryKeys } from "@/app/(dashboard)/_data/query-keys";
 
 interface Props { id: string; name: string; repoKind: string; repoPath: string | null; baseBranch: string; readOnly: boolean }
 
@@ -12,17 +13,16 @@ interface Props { id: string; name: string; repoKind: string; repoPath: string |
 export function ProjectForm(p: Props) {
   const router = useRouter();
   const [v, setV] = useState({ name: p.name, repoPath: p.repoPath ?? "", baseBranch: p.baseBranch });
-  const save = useMutation({
-    mutationFn: () => api(`/api/projects/${p.id}`, { method: "PATCH", body: p.repoKind === "local" ? v : { name: v.name, baseBranch: v.baseBranch } }),
-    onSuccess: () => router.refresh(),
-  });
-  const archive = useMutation({ mutationFn: () => api(`/api/projects/${p.id}`, { method: "DELETE" }), onSuccess: () => router.push("/") });
-  const err = save.error instanceof ApiError ? save.error : null;
-  const errorFor = (f: string) => (err?.field === f ? err.message : undefined);
+  const save = useApiMutation((d: typeof v) => api(`/api/projects/${p.id}`, { method: "PATCH", body: p.repoKind === "local" ? d : { name: d.name, baseBranch: d.baseBranch } }),
+    { refresh: true, invalidate: [queryKeys.project(p.id), queryKeys.projects()] });
+  const archive = useApiMutation(() => api(`/api/projects/${p.id}`, { method: "DELETE" }),
+    { invalidate: [queryKeys.projects()], onSuccess: () => router.push("/") });
+  const { fieldError: errorFor } = save;
+  const err = save.error ?? archive.error;
   const set = (k: keyof typeof v) => (e: { target: { value: string } }) => setV({ ...v, [k]: e.target.value });
   return (
-    <form className="panel" aria-label="Project" onSubmit={(e) => { e.preventDefault(); save.mutate(); }}>
-      <fieldset disabled={p.readOnly || save.isPending}>
+    <form className="panel" aria-label="Project" onSubmit={(e) => { e.preventDefault(); save.mutate(v); }}>
+      <fieldset disabled={p.readOnly || save.pending || archive.pending}>
         <div className="grid-form">
           <Field label="Name" error={errorFor("name")}><input name="name" value={v.name} onChange={set("name")} /></Field>
           {p.repoKind === "local" && <Field label="Repository path" error={errorFor("repoPath")}><input name="repoPath" value={v.repoPath} onChange={set("repoPath")} /></Field>}

@@ -2,9 +2,12 @@
 
 import Link from "next/link";
 import { useState } from "react";
-import { useMutation } from "@tanstack/react-query";
-import { api, ApiError } from "../../../_ui/api";
-import { Field } from "../../../_ui/field";
+import { api } from "@/app/(dashboard)/_ui/api";
+import { Field } from "@/app/(dashboard)/_ui/field";
+import { CeilingFields } from "@/app/(dashboard)/_ui/ceiling-fields";
+import { useApiMutation } from "@/app/(dashboard)/_data/use-api-mutation";
+import { queryKeys } from "@/app/(dashboard)/_data/query-keys";
+import { NetworkFields, type Preset } from "./network-fields";
 
 type Values = Record<string, unknown>;
 type Profile = { id: string; name: string; adapter: string };
@@ -17,6 +20,8 @@ const numberFields: Array<[string, string, string]> = [
   ["maxRunDurationMs", "Max run duration (ms)", "SIGTERM, then SIGKILL of the agent's process group"],
   ["prCheckFrequency", "PR review check every N ticks", "fallback when webhooks are not configured"],
   ["maxFixCycles", "Review-fix cycles per PR", "past the cap a human is asked"],
+  ["loopRepeatLimit", "Loop detector: identical tool calls in a row", "the run is stopped at this many"],
+  ["loopFailureLimit", "Loop detector: same failing call, same output", "the run is stopped at this many"],
 ];
 const textFields: Array<[string, string]> = [
   ["reviewDetectionString", "Review detection string"],
@@ -28,12 +33,21 @@ const boolFields: Array<[string, string]> = [
   ["approveMerges", "Approval before merging a PR"], ["approveFixPastCap", "Approval for fix cycles past the cap"],
 ];
 
-export function SettingsForm({ projectId, initial, profiles, readOnly }: { projectId: string; initial: Values; profiles: Profile[]; readOnly: boolean }) {
-  const [values, setValues] = useState<Values>({ ...initial, modelRouting: JSON.stringify(initial.modelRouting ?? {}, null, 2) });
+export function SettingsForm({ projectId, initial, profiles, presets, readOnly }: { projectId: string; initial: Values; profiles: Profile[]; presets: Preset[]; readOnly: boolean }) {
+  const [values, setValues] = useState<Values>({
+    ...initial, modelRouting: JSON.stringify(initial.modelRouting ?? {}, null, 2), egressRules: ((initial.egressRules as string[]) ?? []).join("\n"),
+  });
   const [routingError, setRoutingError] = useState<string>();
-  const save = useMutation({ mutationFn: (body: Values) => api(`/api/projects/${projectId}/settings`, { method: "PATCH", body }) });
-  const err = save.error instanceof ApiError ? save.error : null;
-  const errorFor = (f: string) => (err?.field === f || err?.field?.startsWith(`${f}.`) ? err.message : f === "modelRouting" ? routingError : undefined);
+  // The page's sandbox notice is rendered on the server from the saved settings.
+  const save = useApiMutation((body: Values) => api(`/api/projects/${projectId}/settings`, { method: "PATCH", body }),
+    { refresh: true, invalidate: [queryKeys.project(projectId)] });
+  const err = save.error;
+  const errorFor = (f: string) => {
+    if (err?.field === f) return err.message;
+    // A rule's error names its line, as the API names its index.
+    if (err?.field?.startsWith(`${f}.`)) return f === "egressRules" ? `line ${Number(err.field.split(".")[1]) + 1}: ${err.message.replace(`${err.field} `, "")}` : err.message;
+    return f === "modelRouting" ? routingError : undefined;
+  };
   const set = (k: string, v: unknown) => setValues({ ...values, [k]: v });
 
   const submit = (e: React.FormEvent) => {
@@ -43,14 +57,15 @@ export function SettingsForm({ projectId, initial, profiles, readOnly }: { proje
       setRoutingError("modelRouting must be a JSON object like {\"frontend\": \"model-name\"}");
       return;
     }
-    const body: Values = { ...values, modelRouting };
+    const egressRules = String(values.egressRules).split("\n").map((l) => l.trim()).filter(Boolean);
+    const body: Values = { ...values, modelRouting, egressRules };
     for (const [k] of numberFields) body[k] = values[k] === "" ? NaN : Number(values[k]);
     save.mutate(body);
   };
 
   return (
     <form className="panel settings" onSubmit={submit} aria-label="Project settings">
-      <fieldset disabled={readOnly || save.isPending}>
+      <fieldset disabled={readOnly || save.pending}>
         <div className="grid-form">
           {numberFields.map(([k, label, hint]) => (
             <Field key={k} label={label} hint={hint} error={errorFor(k)}>
@@ -81,9 +96,12 @@ export function SettingsForm({ projectId, initial, profiles, readOnly }: { proje
             </Field>
           ))}
         </div>
+        <CeilingFields values={values} set={set} error={errorFor} emptyMeans="the agent profile's ceiling"
+          adapters={[...new Set(profiles.filter((p) => p.id === values.executorProfileId || p.id === values.plannerProfileId).map((p) => p.adapter))]} />
         <Field label="Model routing by domain (JSON)" hint='seed 002: {"frontend": "model-a", "backend": "model-b"}' error={errorFor("modelRouting")}>
           <textarea name="modelRouting" rows={4} value={String(values.modelRouting)} onChange={(e) => set("modelRouting", e.target.value)} />
         </Field>
+        <NetworkFields values={values} set={set} error={errorFor} presets={presets} />
         <div className="checks">
           {boolFields.map(([k, label]) => (
             <label key={k} className="check"><input type="checkbox" name={k} checked={Boolean(values[k])} onChange={(e) => set(k, e.target.checked)} /> {label}</label>

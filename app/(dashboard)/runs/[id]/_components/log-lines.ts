@@ -24,7 +24,8 @@ export function toSteps(adapter: string, lines: readonly string[]): Step[] {
       steps.push({ kind: "raw", text: stderr ? line.slice(9) : line, stderr });
       continue;
     }
-    const events = parse(line);
+    // Usage is a counter for the run's totals, not a step of the work.
+    const events = parse(line).filter((e) => e.type !== "usage");
     if (events.length === 0) continue;
     for (const event of events) steps.push(event.type === "log" ? { kind: "raw", text: event.text, stderr: false } : { kind: "event", event });
   }

@@ -1,36 +1,23 @@
 "use client";
 
 import Link from "next/link";
-import { useQuery, useQueryClient, useMutation } from "@tanstack/react-query";
-import { api } from "../../../_ui/api";
-import { formatDuration, useNow } from "../../../_ui/time";
-import { useRunLog } from "../../../_live/use-run-log";
+import { api } from "@/app/(dashboard)/_ui/api";
+import { formatDuration, useNow } from "@/app/(dashboard)/_ui/time";
+import { useRunLog } from "@/app/(dashboard)/_live/use-run-log";
 import { LogView } from "./log-view";
-
-interface RunJson {
-  id: string; kind: string; status: string; attempt: number; adapter: string; model: string | null;
-  queuedAt: string; startedAt: string | null; finishedAt: string | null; exitCode: number | null; signal: string | null;
-  branch: string | null; commitSha: string | null; baseSha: string | null; worktreePath: string | null; mergeStatus: string | null;
-  error: string | null; costUsd: number | null; inputTokens: number | null; outputTokens: number | null; logTruncated: boolean;
-  prompt: { id: string; number: number; title: string } | null;
-  pullRequest: { url: string; number: number; state: string } | null;
-  project: { id: string; name: string };
-  diff: { files: number; insertions: number; deletions: number; changed: Array<{ path: string; insertions: number; deletions: number }> } | null;
-}
-
-const LIVE = new Set(["queued", "starting", "running"]);
+import { useRun } from "@/app/(dashboard)/_data/use-run";
+import { useApiMutation } from "@/app/(dashboard)/_data/use-api-mutation";
+import { queryKeys } from "@/app/(dashboard)/_data/query-keys";
+import { isLiveRunStatus } from "@/lib/run-statuses";
+import { EgressFacts } from "./egress-facts";
 
 export function RunDetail({ runId, canOperate }: { runId: string; canOperate: boolean }) {
-  const qc = useQueryClient();
-  const { data } = useQuery({ queryKey: ["run", runId], queryFn: () => api<{ run: RunJson }>(`/api/runs/${runId}`).then((r) => r.run) });
+  const { data } = useRun(runId);
   const log = useRunLog(runId);
   const now = useNow();
-  const cancel = useMutation({
-    mutationFn: () => api(`/api/runs/${runId}/cancel`, { method: "POST" }),
-    onSettled: () => qc.invalidateQueries({ queryKey: ["run", runId] }),
-  });
+  const cancel = useApiMutation(() => api(`/api/runs/${runId}/cancel`, { method: "POST" }), { invalidate: [queryKeys.run(runId)] });
   if (!data) return <div className="panel skeleton" aria-busy="true" />;
-  const live = LIVE.has(data.status);
+  const live = isLiveRunStatus(data.status);
   const started = data.startedAt ? new Date(data.startedAt).getTime() : null;
   const elapsed = started ? (data.finishedAt ? new Date(data.finishedAt).getTime() : now) - started : null;
   return (
@@ -49,6 +36,7 @@ export function RunDetail({ runId, canOperate }: { runId: string; canOperate: bo
         <div><dt>Commit</dt><dd><code>{data.commitSha?.slice(0, 10) ?? "—"}</code>{data.mergeStatus && <> · merge {data.mergeStatus}</>}</dd></div>
         <div><dt>Cost</dt><dd>{data.costUsd !== null ? `$${data.costUsd.toFixed(4)}` : "—"}{data.inputTokens !== null && <> · {data.inputTokens}/{data.outputTokens} tokens</>}</dd></div>
         {data.pullRequest && <div><dt>Pull request</dt><dd><a href={data.pullRequest.url}>#{data.pullRequest.number}</a> ({data.pullRequest.state})</dd></div>}
+        <EgressFacts egress={data.egress} />
         {data.diff && <div><dt>Diff</dt><dd>{data.diff.files} files, +{data.diff.insertions} −{data.diff.deletions}</dd></div>}
       </dl>
       {data.error && <p className="error">{data.error}</p>}

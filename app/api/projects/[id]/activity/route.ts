@@ -1,13 +1,14 @@
 import { z } from "zod";
 import { requireProject } from "@/lib/auth/actor";
 import { listActivity } from "@/lib/activity/queries";
+import { idCursor } from "@/lib/validation/cursor";
 import { handle, requireActor } from "@/app/api/_lib/handler";
 
 type Ctx = { params: Promise<{ id: string }> };
 
 const query = z.object({
   type: z.string().max(40).optional(),
-  before: z.string().regex(/^\d+$/, "must be an event id").optional(),
+  before: idCursor.optional(),
 });
 
 export const GET = handle(async (req, { params }: Ctx) => {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { requireProject } from "@/lib/auth/actor";
 import { changeLoopMode, forceTick, setBranchContext, setLoopEnabled, setParallel } from "@/lib/loop/controls";
-import { getDb } from "@/lib/db";
+import { getLoopView } from "@/lib/projects/queries";
 import { handle, readJson, requireActor } from "@/app/api/_lib/handler";
 
 const body = z.discriminatedUnion("action", [
@@ -16,10 +16,7 @@ type Ctx = { params: Promise<{ id: string }> };
 
 export const GET = handle(async (req, { params }: Ctx) => {
   const project = await requireProject(await requireActor(req), (await params).id);
-  const [state, settings] = await Promise.all([
-    getDb().loopState.findUniqueOrThrow({ where: { projectId: project.id } }),
-    getDb().projectSettings.findUniqueOrThrow({ where: { projectId: project.id } }),
-  ]);
+  const { state, settings } = await getLoopView(project.id);
   return Response.json({
     mode: state.mode, parallelEnabled: settings.parallelEnabled, maxParallel: settings.maxParallel,
     lastStatus: state.lastStatus, tickCount: state.tickCount, lastTickAt: state.lastTickAt,

@@ -1,17 +1,13 @@
 import { requireProject } from "@/lib/auth/actor";
 import { createPrompt } from "@/lib/prompts/create";
-import { getDb } from "@/lib/db";
+import { listPrompts } from "@/lib/prompts/queries";
 import { handle, readJson, requireActor } from "@/app/api/_lib/handler";
 
 type Ctx = { params: Promise<{ id: string }> };
 
 export const GET = handle(async (req, { params }: Ctx) => {
   const project = await requireProject(await requireActor(req), (await params).id);
-  const prompts = await getDb().prompt.findMany({
-    where: { projectId: project.id, planningKey: project.planningKey },
-    orderBy: { number: "asc" },
-  });
-  return Response.json({ prompts });
+  return Response.json({ prompts: await listPrompts(project) });
 });
 
 export const POST = handle(async (req, { params }: Ctx) => {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { requirePromptProject } from "@/lib/projects/access";
+import { requirePromptProject } from "@/lib/auth/objects";
 import { cancelPrompt, retryPrompt } from "@/lib/prompts/update";
 import { handle, readJson, requireActor } from "@/app/api/_lib/handler";
 

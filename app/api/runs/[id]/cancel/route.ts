@@ -1,4 +1,4 @@
-import { requireRunProject } from "@/lib/projects/access";
+import { requireRunProject } from "@/lib/auth/objects";
 import { cancelRun } from "@/lib/runs/cancel";
 import { handle, requireActor } from "@/app/api/_lib/handler";
 

@@ -1,4 +1,5 @@
-import { requireVisibleRun } from "@/lib/events/run-access";
+import { isActorCurrent } from "@/lib/auth/actor";
+import { requireVisibleRun } from "@/lib/auth/objects";
 import { runLogFeedResponse } from "@/lib/events/run-log-feed";
 import { seqFrom } from "@/lib/events/resume";
 import { handle, requireActor } from "@/app/api/_lib/handler";
@@ -13,5 +14,6 @@ export const GET = handle(async (req: Request, { params }: Ctx) => {
   const actor = await requireActor(req);
   const afterSeq = seqFrom(req);
   const run = await requireVisibleRun(actor, (await params).id);
-  return runLogFeedResponse({ run, afterSeq, signal: req.signal });
+  const since = new Date();
+  return runLogFeedResponse({ run, afterSeq, signal: req.signal, stillAllowed: () => isActorCurrent(actor, since) });
 });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { changeMemberRole, removeMember } from "@/lib/teams/members";
-import { roleField } from "@/lib/teams/roles";
+import { roleField } from "@/lib/auth/access";
 import { handle, readJson, requireActor } from "@/app/api/_lib/handler";
 
 type Ctx = { params: Promise<{ id: string }> };

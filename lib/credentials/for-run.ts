@@ -1,0 +1,14 @@
+import { getDb } from "@/lib/db";
+import { isServerOnlyVariable } from "@/lib/env";
+import { decryptSecret } from "@/lib/crypto/secrets";
+
+/**
+ * The team's credentials a run's profile allow-lists, decrypted for the agent's environment
+ * only: never for job data, logs or the database beyond their ciphertext.
+ */
+export async function credentialsForRun(teamId: string, allowList: readonly string[]): Promise<Record<string, string>> {
+  const names = allowList.filter((name) => !isServerOnlyVariable(name));
+  if (names.length === 0) return {};
+  const rows = await getDb().agentCredential.findMany({ where: { teamId, name: { in: names } } });
+  return Object.fromEntries(rows.map((r) => [r.name, decryptSecret(r.encryptedValue)]));
+}

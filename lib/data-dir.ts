@@ -1,0 +1,23 @@
+import { chmodSync, mkdirSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import { getEnv } from "@/lib/env";
+
+let ready: string | undefined;
+
+// Owner only; the group may at most pass through (a private Postgres run as root by `npm start`
+// lives in a subfolder and its `postgres` group needs that, see scripts/services.ts).
+const WIDEST = 0o710;
+
+/**
+ * The data folder (secrets, clones, worktrees), private to the user Ringmaster runs as: created
+ * 0700, and an older, wider one is narrowed, so no other account on the machine can list or read it.
+ */
+export function dataDir(): string {
+  const dir = resolve(getEnv().DATA_DIR);
+  if (ready === dir) return dir;
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const { mode, uid } = statSync(dir);
+  if (uid === process.getuid?.() && (mode & 0o777 & ~WIDEST) !== 0) chmodSync(dir, mode & WIDEST);
+  ready = dir;
+  return dir;
+}

@@ -1,0 +1,80 @@
+import { getDb } from "@/lib/db";
+import type { LaunchSpec } from "@/lib/agents/process";
+import { runAgent } from "@/lib/agents/run";
+import type { AgentAdapter, BuildContext } from "@/lib/agents/types";
+import type { RunOutcome } from "@/lib/runs/complete";
+import type { RunLogSink } from "@/lib/runs/log-sink";
+import { runVerifyCommand } from "@/lib/runs/verify";
+import { RunGuard, type RunLimits } from "@/lib/runs/guard";
+
+/**
+ * Runs the agent, then the project's verify command, both through `launch` (the sandbox).
+ * "succeeded" here means the work may be committed; the caller commits it.
+ */
+export async function runAgentAndVerify(input: {
+  runId: string;
+  profile: { completionSignal: string | null };
+  settings: { maxRunDurationMs: number; verifyCommand: string | null };
+  limits: RunLimits;
+  adapter: AgentAdapter;
+  context: BuildContext;
+  env: Record<string, string>;
+  launch: (spec: LaunchSpec) => LaunchSpec;
+  signal: AbortSignal;
+  log: RunLogSink;
+}): Promise<RunOutcome> {
+  const { runId, profile, settings, signal, log } = input;
+  const db = getDb();
+  let sawSignal = !profile.completionSignal;
+  const guard = new RunGuard(input.limits, input.context.model, (reason) => log.push(`[ringmaster] ${reason}`));
+  const saveUsage = usageSaver(runId, guard);
+  const exit = await runAgent({
+    adapter: input.adapter,
+    context: input.context,
+    env: input.env,
+    launch: input.launch,
+    signal,
+    stopNow: guard.signal,
+    maxDurationMs: settings.maxRunDurationMs,
+    onSpawn: (pid) => void db.run.update({ where: { id: runId }, data: { pid } }).catch(() => {}),
+    onLine: ({ line, stream }) => {
+      log.push(stream === "stderr" ? `[stderr] ${line}` : line);
+      if (profile.completionSignal && line.includes(profile.completionSignal)) sawSignal = true;
+    },
+    onEvent: (e) => {
+      guard.observe(e);
+      if (e.type === "usage" || e.type === "result") saveUsage();
+      if (e.type === "result") void db.run.update({ where: { id: runId }, data: { lastResultAt: new Date() } }).catch(() => {});
+    },
+  });
+
+  const used = guard.totals;
+  const base = { exitCode: exit.exitCode, signal: exit.signal, summary: exit.result?.summary, costUsd: used?.costUsd, inputTokens: used?.inputTokens, outputTokens: used?.outputTokens };
+  // A person decides whether a runaway is worth another try: no automatic retry.
+  if (guard.stopReason) return { ...base, status: "failed", error: guard.stopReason, retry: false };
+  if (exit.timedOut) return { ...base, status: "timed_out", error: `exceeded the maximum duration of ${settings.maxRunDurationMs} ms` };
+  if (signal.aborted) return { ...base, status: "cancelled", error: String(signal.reason) };
+  if (exit.exitCode !== 0) return { ...base, status: "failed", error: `agent exited with ${exit.exitCode ?? exit.signal}` };
+  if (!sawSignal) return { ...base, status: "failed", error: `completion signal "${profile.completionSignal}" not printed` };
+  if (settings.verifyCommand) {
+    const verify = await runVerifyCommand(settings.verifyCommand, input.context.worktree, input.env, input.launch);
+    log.push(`[ringmaster] verify \`${settings.verifyCommand}\`: ${verify.ok ? "passed" : "FAILED"}`);
+    if (!verify.ok) return { ...base, status: "failed", error: "verify command failed", failureLog: verify.output };
+  }
+  return { ...base, status: "succeeded" };
+}
+
+// What a run has used so far is on its row while it runs (at most one write a second), so a
+// worker that dies mid-run leaves its spend behind; the outcome writes the final figures.
+function usageSaver(runId: string, guard: RunGuard): () => void {
+  let savedAt = 0;
+  return () => {
+    const used = guard.totals;
+    if (!used || Date.now() - savedAt < 1000) return;
+    savedAt = Date.now();
+    void getDb().run.updateMany({
+      where: { id: runId, status: "running" },
+      data: { costUsd: used.costUsd, inputTokens: used.inputTokens, outputTokens: used.outputTokens },
+    }).catch(() => {});
+  };
+}

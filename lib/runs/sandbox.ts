@@ -1,0 +1,59 @@
+import { dirname, join } from "node:path";
+import { getDb, type Prisma } from "@/lib/db";
+import { getEnv } from "@/lib/env";
+import { git } from "@/lib/git";
+import { DEMO_AGENT_PATH } from "@/lib/agents/demo";
+import { WATCHDOG_PATH } from "@/lib/runs/watchdog";
+import { networkPolicy } from "@/lib/sandbox/policy";
+import { startSandbox, type SandboxSession } from "@/lib/sandbox/session";
+import { getSandboxStatus } from "@/lib/sandbox/status";
+import type { EgressCounts } from "@/lib/sandbox/egress-proxy";
+
+type SandboxSettings = { networkMode: string; egressPresets: string[]; egressRules: string[]; unsandboxed: boolean };
+
+const UNSANDBOXED: SandboxSession = { launch: (spec) => spec, close: async () => ({ allowed: {}, blocked: {} }) };
+
+/**
+ * The sandbox a run's agent and verify command start in. Fails closed: where the sandbox
+ * cannot be made, the run is refused, unless an admin opted the project into unsandboxed runs
+ * and the operator allows such opt-ins.
+ */
+export async function openRunSandbox(input: { worktree: string; settings: SandboxSettings; adapter: string; log: (line: string) => void }): Promise<SandboxSession> {
+  const status = await getSandboxStatus();
+  if (!status.ok) {
+    if (!input.settings.unsandboxed) {
+      throw new Error(`refused: agents run only inside the sandbox, and ${status.reason}; an admin can opt this project into unsandboxed runs`);
+    }
+    if (getEnv().SANDBOX_UNSANDBOXED_OPT_IN !== "on") {
+      throw new Error(`refused: agents run only inside the sandbox, and ${status.reason}; this project opted into unsandboxed runs, but the operator has not allowed that (SANDBOX_UNSANDBOXED_OPT_IN=on)`);
+    }
+    input.log(`[ringmaster] WARNING: running UNSANDBOXED, as this project's admin chose (${status.reason})`);
+    return UNSANDBOXED;
+  }
+  const [commonDir, worktreeDir] = (await git(input.worktree, ["rev-parse", "--path-format=absolute", "--git-common-dir", "--git-dir"])).trim().split("\n");
+  const branchRef = (await git(input.worktree, ["symbolic-ref", "HEAD"])).trim();
+  return startSandbox(status.host, {
+    worktree: input.worktree,
+    git: { commonDir, worktreeDir, branchRefsDir: join(commonDir, dirname(branchRef)) },
+    policy: networkPolicy(input.settings, input.adapter),
+    readOnly: [WATCHDOG_PATH, DEMO_AGENT_PATH],
+  });
+}
+
+/** Adds a sandbox's egress counts to its run's (a merge's verify adds to the agent's). */
+export async function recordEgress(runId: string, counts: EgressCounts): Promise<void> {
+  if (!Object.keys(counts.allowed).length && !Object.keys(counts.blocked).length) return;
+  const db = getDb();
+  await db.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT 1 FROM "Run" WHERE id = ${runId} FOR UPDATE`;
+    const run = await tx.run.findUnique({ where: { id: runId }, select: { egress: true } });
+    const before = (run?.egress ?? { allowed: {}, blocked: {} }) as EgressCounts;
+    const sum = (a: Record<string, number>, b: Record<string, number>) => {
+      const out = { ...a };
+      for (const [host, n] of Object.entries(b)) out[host] = (out[host] ?? 0) + n;
+      return out;
+    };
+    const egress = { allowed: sum(before.allowed, counts.allowed), blocked: sum(before.blocked, counts.blocked) };
+    await tx.run.update({ where: { id: runId }, data: { egress: egress as Prisma.InputJsonValue } });
+  });
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { bwrapArgs, type SandboxMounts } from "@/lib/sandbox/bwrap";
+
+const mounts: SandboxMounts = {
+  worktree: "/srv/data/worktrees/p1/b1",
+  git: { commonDir: "/srv/repos/app/.git", worktreeDir: "/srv/repos/app/.git/worktrees/b1", branchRefsDir: "/srv/repos/app/.git/refs/heads/ringmaster" },
+  home: "/tmp/sbx/home",
+  egressDir: null,
+  readOnly: [],
+};
+const after = (args: string[], flag: string) => args.slice(args.indexOf(flag));
+
+describe("bwrapArgs", () => {
+  it("drops to the sandbox user with setpriv when we are root, and passes the command through unchanged", () => {
+    const args = bwrapArgs(mounts, { uid: 999, gid: 995 }, { command: "claude", args: ["-p", "hi"] });
+    expect(args).not.toContain("--unshare-user");
+    expect(after(args, "--")).toEqual(["--", "setpriv", "--reuid=999", "--regid=995", "--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--", "claude", "-p", "hi"]);
+  });
+
+  it("keeps our own uid in a user namespace otherwise; a shell command runs through /bin/sh", () => {
+    const args = bwrapArgs(mounts, null, { command: "echo hi && ls", args: [], shell: true });
+    expect(args).toContain("--unshare-user");
+    expect(after(args, "--")).toEqual(["--", "/bin/sh", "-c", "echo hi && ls"]);
+  });
+
+  it("mounts the git folder read-only with only its written parts and the worktree writable, behind passable parents", () => {
+    const args = bwrapArgs(mounts, null, { command: "true", args: [] }).join(" ");
+    expect(args).toContain("--perms 0755 --dir /srv --perms 0755 --dir /srv/repos --perms 0755 --dir /srv/repos/app --ro-bind /srv/repos/app/.git /srv/repos/app/.git");
+    expect(args).toContain("--bind /srv/repos/app/.git/worktrees/b1 /srv/repos/app/.git/worktrees/b1");
+    expect(args).toContain("--bind /srv/repos/app/.git/refs/heads/ringmaster /srv/repos/app/.git/refs/heads/ringmaster");
+    expect(args).not.toContain("--bind /srv/repos/app/.git/refs /srv");
+    expect(args).toContain("--perms 0755 --dir /srv/data --perms 0755 --dir /srv/data/worktrees --perms 0755 --dir /srv/data/worktrees/p1 --bind /srv/data/worktrees/p1/b1 /srv/data/worktrees/p1/b1");
+    expect(args).toContain("--bind /tmp/sbx/home /home/agent");
+    expect(args).toContain("--unshare-net");
+    expect(args).not.toContain("socat");
+  });
+
+  it("with an egress socket, starts the agent only once the bridge to it listens", () => {
+    const args = bwrapArgs({ ...mounts, egressDir: "/tmp/sbx/egress" }, null, { command: "agent", args: [] });
+    expect(args.join(" ")).toContain("--ro-bind /tmp/sbx/egress /run/ringmaster");
+    const tail = after(args, "/bin/sh");
+    expect(tail[2]).toBe([
+      "socat TCP-LISTEN:3128,bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:/run/ringmaster/egress.sock 2>/dev/null &",
+      "until socat -u OPEN:/dev/null TCP:127.0.0.1:3128 2>/dev/null; do sleep 0.01; done",
+      'exec "$@"',
+    ].join("\n"));
+    expect(tail.slice(3)).toEqual(["sandbox", "agent"]);
+  });
+});

@@ -1,0 +1,82 @@
+import { mkdtemp, mkdir, rm, chown, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { getEnv } from "@/lib/env";
+import { AddressGuard } from "@/lib/sandbox/address-guard";
+import { bwrapArgs, proxyEnvironment, SANDBOX_HOME, writableGitParts, type SandboxMounts } from "@/lib/sandbox/bwrap";
+import { startEgressProxy, type EgressCounts } from "@/lib/sandbox/egress-proxy";
+import type { SandboxHost } from "@/lib/sandbox/host";
+import { shareWithSandboxGroup } from "@/lib/sandbox/ownership";
+import type { NetworkPolicy } from "@/lib/sandbox/policy";
+
+/** A command as the agent runner would start it; a launcher rewrites it to start confined. */
+export type LaunchSpec = { command: string; args: string[]; shell?: boolean; env: Record<string, string> };
+export type Launcher = (spec: LaunchSpec) => LaunchSpec;
+
+export type SandboxSession = {
+  launch: Launcher;
+  /** Stops the egress proxy, removes the sandbox's HOME and returns what the proxy counted (once). */
+  close: () => Promise<EgressCounts>;
+};
+
+export type SandboxInput = {
+  worktree: string;
+  git: SandboxMounts["git"];
+  policy: NetworkPolicy;
+  /** Ringmaster's own files an agent command runs (the demo agent, the watchdog). */
+  readOnly: string[];
+};
+
+function nodePrefix(): string[] {
+  // A node installed outside /usr (nvm, a tarball) must be visible for node-based agents.
+  const prefix = dirname(dirname(process.execPath));
+  return prefix === "/usr" || prefix.startsWith("/usr/") ? [] : [prefix];
+}
+
+/** Prepares one sandbox: a private HOME, the egress proxy of its policy, the worktree shared. */
+export async function startSandbox(host: SandboxHost, input: SandboxInput): Promise<SandboxSession> {
+  const env = getEnv();
+  const root = await mkdtemp(join(tmpdir(), "ringmaster-sandbox-"));
+  const home = join(root, "home");
+  await mkdir(home, { mode: 0o700 });
+  // The worktree stays ours (see ownership.ts), so the agent's own git must be told to trust it.
+  await writeFile(join(home, ".gitconfig"), "[safe]\n\tdirectory = *\n");
+  if (host.user) await chown(home, host.user.uid, host.user.gid);
+  let proxy: Awaited<ReturnType<typeof startEgressProxy>> | null = null;
+  try {
+    const egressDir = input.policy.mode === "none" ? null : join(root, "egress");
+    if (egressDir) {
+      await mkdir(egressDir, { mode: 0o755 });
+      const guard = await AddressGuard.create([env.DATABASE_URL, env.REDIS_URL, env.APP_URL], env.SANDBOX_LOOPBACK_PORTS);
+      proxy = await startEgressProxy({ socketPath: join(egressDir, "egress.sock"), policy: input.policy, guard });
+    }
+    // A fresh bare clone has no reflog folder yet, and a packed branch no loose-ref folder.
+    if (input.git) for (const dir of writableGitParts(input.git)) await mkdir(dir, { recursive: true });
+    await shareWithSandboxGroup([input.worktree, ...(input.git ? writableGitParts(input.git) : [])], host.user);
+  } catch (err) {
+    await proxy?.close();
+    await rm(root, { recursive: true, force: true });
+    throw err;
+  }
+  const mounts: SandboxMounts = { worktree: input.worktree, git: input.git, home, egressDir: proxy ? join(root, "egress") : null, readOnly: [...input.readOnly, ...nodePrefix(), ...env.SANDBOX_READ_ONLY_PATHS] };
+  const empty: EgressCounts = { allowed: {}, blocked: {} };
+  let closed: Promise<EgressCounts> | undefined;
+  return {
+    launch: (spec) => ({
+      command: host.bwrap,
+      args: bwrapArgs(mounts, host.user, spec),
+      shell: false,
+      // Passed through bwrap's own environment, never its arguments, which `ps` shows to all.
+      env: { ...spec.env, HOME: SANDBOX_HOME, TMPDIR: "/tmp", ...(proxy ? proxyEnvironment() : {}) },
+    }),
+    close: () => {
+      closed ??= (async () => {
+        const counts = proxy?.counts() ?? empty;
+        await proxy?.close();
+        await rm(root, { recursive: true, force: true });
+        return counts;
+      })();
+      return closed;
+    },
+  };
+}

@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import { parseCodexLine } from "@/lib/agents/codex";
+import { parseGeminiLine } from "@/lib/agents/gemini";
+import { readTranscript } from "@/lib/agents/testing";
+import type { AgentEvent } from "@/lib/agents/types";
+import { refusal, runCeilings } from "@/lib/spend/ceilings";
+import { RunMeter } from "@/lib/spend/meter";
+
+const none = { maxTokens: null, maxCostUsd: null, maxToolCalls: null };
+const usage = (messageId: string, inputTokens: number, outputTokens: number, model = "claude-sonnet-4-5"): AgentEvent =>
+  ({ type: "usage", messageId, model, inputTokens, outputTokens, cacheReadTokens: 0, cacheWriteTokens: 0 });
+const tool = (id: string): AgentEvent => ({ type: "tool_use", id, name: "Bash", input: { command: id } });
+
+describe("RunMeter", () => {
+  it("stops on the event that passes the cost ceiling, naming both amounts", () => {
+    const meter = new RunMeter({ ...none, maxCostUsd: 5 });
+    expect(meter.observe(usage("m1", 1_000_000, 100_000))).toBeNull();
+    expect(meter.observe(usage("m2", 100_000, 10_000))).toBeNull();
+    expect(meter.observe(usage("m3", 50_000, 0))).toBe("stopped: cost $5.10 passed the run limit of $5.00");
+  });
+
+  it("counts a message's usage once however many of its lines carry it", () => {
+    const meter = new RunMeter({ ...none, maxTokens: 1500 });
+    expect(meter.observe(usage("m1", 1000, 10))).toBeNull();
+    expect(meter.observe(usage("m1", 1000, 400))).toBeNull();
+    expect(meter.totals).toEqual({ inputTokens: 1000, outputTokens: 400, costUsd: 0.009, toolCalls: 0 });
+    expect(meter.observe(usage("m2", 100, 1))).toBe("stopped: tokens 1,501 passed the run limit of 1,500");
+  });
+
+  it("counts tool calls once per id and stops past the limit", () => {
+    const meter = new RunMeter({ ...none, maxToolCalls: 2 });
+    expect(meter.observe(tool("a"))).toBeNull();
+    expect(meter.observe(tool("a"))).toBeNull();
+    expect(meter.observe(tool("b"))).toBeNull();
+    expect(meter.observe(tool("c"))).toBe("stopped: tool calls 3 passed the run limit of 2");
+  });
+
+  it("trusts the CLI's final totals when they are higher, pricing tokens without a cost", () => {
+    const meter = new RunMeter({ ...none, maxCostUsd: 1 }, "gpt-5");
+    expect(meter.observe(usage("m1", 100_000, 10_000, "gpt-5"))).toBeNull();
+    // 400k × $1.25 + 60k × $10 per million
+    expect(meter.observe({ type: "result", ok: true, inputTokens: 400_000, outputTokens: 60_000 })).toBe("stopped: cost $1.10 passed the run limit of $1.00");
+    expect(meter.totals).toEqual({ inputTokens: 400_000, outputTokens: 60_000, costUsd: 1.1, toolCalls: 0 });
+  });
+
+  it("is not stopped by a limit it is exactly at", () => {
+    const meter = new RunMeter({ ...none, maxToolCalls: 1 });
+    expect(meter.observe(tool("a"))).toBeNull();
+  });
+});
+
+describe("ceilings", () => {
+  it("takes the project's value over the profile's, and refuses runs at 0", () => {
+    const c = runCeilings({ maxTokens: 100, maxCostUsd: 2, maxToolCalls: null }, { maxTokens: null, maxCostUsd: 0, maxToolCalls: 7 });
+    expect(c).toEqual({ maxTokens: 100, maxCostUsd: 0, maxToolCalls: 7 });
+    expect(refusal(c, "claude")).toBe("refused: the run limit for cost is 0, which means runs are refused");
+    expect(refusal({ ...c, maxCostUsd: null }, "claude")).toBeNull();
+  });
+
+  it("refuses a ceiling the adapter cannot measure, rather than ignoring it", () => {
+    const c = { maxTokens: null, maxCostUsd: 3, maxToolCalls: null };
+    expect(refusal(c, "shell")).toBe("refused: the run limit for cost cannot be enforced: the shell adapter reports no cost Ringmaster can read (leave it empty, or 0 to refuse runs)");
+    expect(refusal(c, "gemini")).toBeNull();
+  });
+});
+
+describe("RunMeter over the other CLIs' transcripts", () => {
+  // The first reason to stop, as RunGuard acts on it.
+  const replay = async (name: string, parse: (line: string) => AgentEvent[], meter: RunMeter) =>
+    (await readTranscript(name)).flatMap(parse).map((e) => meter.observe(e)).find(Boolean) ?? null;
+
+  it("codex: tool calls as they start, tokens when the turn completes", async () => {
+    expect(await replay("codex.jsonl", parseCodexLine, new RunMeter({ ...none, maxToolCalls: 1 }))).toBe("stopped: tool calls 2 passed the run limit of 1");
+    expect(await replay("codex.jsonl", parseCodexLine, new RunMeter({ ...none, maxTokens: 20_000 }))).toBe("stopped: tokens 24,885 passed the run limit of 20,000");
+  });
+
+  it("gemini: tokens and a priced cost at the end", async () => {
+    const meter = new RunMeter({ ...none, maxCostUsd: 0.01 }, "gemini-2.5-pro");
+    // 8642 × $1.25 + 311 × $10 per million, every input token priced uncached
+    expect(await replay("gemini.jsonl", parseGeminiLine, meter)).toBe("stopped: cost $0.0139 passed the run limit of $0.0100");
+    expect(meter.totals.costUsd).toBeCloseTo(0.0139125, 10);
+  });
+});

@@ -1,0 +1,76 @@
+import type { AgentEvent } from "@/lib/agents/types";
+import { CEILING_WORDS, formatAmount, type CeilingName, type Ceilings } from "@/lib/spend/ceilings";
+import { costOf } from "@/lib/spend/prices";
+
+export type RunTotals = { inputTokens: number; outputTokens: number; costUsd: number; toolCalls: number };
+
+type Call = { model?: string; input: number; output: number; cacheRead: number; cacheWrite: number };
+
+/**
+ * Adds up a run's usage from its agent's events as they come and says when a ceiling is
+ * passed. The CLI's own totals (its result) count too, whichever is higher: a CLI that
+ * under-reports live cannot spend past a ceiling it reports at the end.
+ */
+export class RunMeter {
+  private readonly calls = new Map<string, Call>();
+  private readonly toolIds = new Set<string>();
+  private toolCalls = 0;
+  private reported = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
+  /** Whether the agent reported any usage at all (plain-text CLIs never do). */
+  measured = false;
+
+  constructor(private readonly ceilings: Ceilings, private readonly model?: string) {}
+
+  /** The reason to stop the run when this event passed a ceiling, else null. */
+  observe(event: AgentEvent): string | null {
+    if (event.type === "usage") {
+      this.measured = true;
+      this.calls.set(event.messageId, { model: event.model, input: event.inputTokens, output: event.outputTokens, cacheRead: event.cacheReadTokens, cacheWrite: event.cacheWriteTokens });
+    } else if (event.type === "tool_use") {
+      // A block repeated with its id is one call; ids a CLI leaves empty each count.
+      if (!event.id || !this.toolIds.has(event.id)) this.toolCalls++;
+      if (event.id) this.toolIds.add(event.id);
+    } else if (event.type === "result") {
+      const inputTokens = event.inputTokens ?? 0;
+      const outputTokens = event.outputTokens ?? 0;
+      // Without a breakdown, every input token is priced as uncached: the dearest reading.
+      const costUsd = event.costUsd ?? costOf(this.model, { inputTokens, outputTokens });
+      this.reported = { inputTokens, outputTokens, costUsd };
+      this.measured ||= event.inputTokens !== undefined || event.outputTokens !== undefined || event.costUsd !== undefined;
+    } else {
+      return null;
+    }
+    return this.passed();
+  }
+
+  get totals(): RunTotals {
+    let input = 0;
+    let output = 0;
+    let cost = 0;
+    for (const c of this.calls.values()) {
+      input += c.input + c.cacheRead + c.cacheWrite;
+      output += c.output;
+      cost += costOf(c.model ?? this.model, { inputTokens: c.input, outputTokens: c.output, cacheReadTokens: c.cacheRead, cacheWriteTokens: c.cacheWrite });
+    }
+    return {
+      inputTokens: Math.max(input, this.reported.inputTokens),
+      outputTokens: Math.max(output, this.reported.outputTokens),
+      costUsd: Math.max(cost, this.reported.costUsd),
+      toolCalls: this.toolCalls,
+    };
+  }
+
+  private passed(): string | null {
+    const t = this.totals;
+    const used: Record<CeilingName, number> = { maxTokens: t.inputTokens + t.outputTokens, maxCostUsd: t.costUsd, maxToolCalls: t.toolCalls };
+    for (const name of Object.keys(used) as CeilingName[]) {
+      const limit = this.ceilings[name];
+      if (limit !== null && used[name] > limit) {
+        // "$0.01 passed the limit of $0.01" would read as a mistake: show more digits then.
+        const digits = formatAmount(name, used[name]) === formatAmount(name, limit) ? 4 : 2;
+        return `stopped: ${CEILING_WORDS[name]} ${formatAmount(name, used[name], digits)} passed the run limit of ${formatAmount(name, limit, digits)}`;
+      }
+    }
+    return null;
+  }
+}

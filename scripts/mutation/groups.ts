@@ -1,0 +1,59 @@
+// What `npm run mutation [group]` mutates, which tests judge each group, and the mutants
+// no behaviour can tell apart from the original (listed with why, not counted as failures).
+
+export interface Equivalent {
+  file: string;
+  /** The source text the mutant replaces, exactly as written (robust to lines moving). */
+  original: string;
+  /** Stryker's replacement text for it. */
+  replacement: string;
+  reason: string;
+}
+
+export interface MutationGroup {
+  modules: string[];
+  tests: string[];
+}
+
+export const GROUPS: Record<string, MutationGroup> = {
+  runs: {
+    modules: [
+      "lib/runs/claim.ts", "lib/runs/complete.ts", "lib/runs/reconcile.ts", "lib/runs/merge.ts",
+      "lib/runs/lease.ts", "lib/runs/cancel.ts", "lib/runs/finish-prompt.ts",
+    ],
+    tests: [
+      "lib/runs/claim.test.ts", "test/claim-limits.test.ts", "test/run-complete.test.ts", "test/run-reconcile.test.ts",
+      "test/run-cancel-lease.test.ts", "test/run-merge.test.ts",
+    ],
+  },
+  loop: {
+    modules: ["lib/loop/tick.ts", "lib/loop/decide.ts", "lib/loop/backoff.ts", "lib/loop/pick-next-prompt.ts"],
+    tests: [
+      "lib/loop/decide.test.ts", "lib/loop/decide-planner.test.ts", "lib/loop/backoff.test.ts",
+      "lib/loop/pick-next-prompt.test.ts", "test/tick.test.ts",
+    ],
+  },
+  github: {
+    modules: ["lib/github/review.ts", "lib/github/intake.ts", "lib/github/deliveries.ts", "lib/crypto/secrets.ts"],
+    tests: ["lib/github/review.test.ts", "lib/crypto/secrets.test.ts", "test/github-intake.test.ts", "test/github-deliveries.test.ts"],
+  },
+  auth: {
+    modules: ["lib/auth/api-tokens.ts"],
+    tests: ["lib/auth/api-tokens.test.ts", "test/api-tokens.test.ts"],
+  },
+  prompts: {
+    modules: ["lib/prompts/parse.ts", "lib/prompts/sync.ts"],
+    tests: ["lib/prompts/parse.test.ts", "lib/prompts/parse-frontmatter.test.ts", "test/prompt-sync.test.ts"],
+  },
+};
+
+export const EQUIVALENTS: Equivalent[] = [
+  {
+    file: "lib/runs/complete.ts", original: "outcome.countAttempt ?? true", replacement: "outcome.countAttempt && true",
+    reason: "an absent countAttempt stays undefined and takes failPromptAttempt's default, true",
+  },
+  {
+    file: "lib/runs/merge.ts", original: "project.settings?.verifyCommand", replacement: "project.settings.verifyCommand",
+    reason: "every project has its settings row: it is created with the project",
+  },
+];

@@ -1,0 +1,136 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { getDb } from "@/lib/db";
+import { runTick } from "@/lib/loop/tick";
+import { promptSnapshot } from "@/lib/loop/snapshot";
+import { workerId } from "@/lib/worker-id";
+import { sweepRuns } from "@/lib/runs/reconcile";
+import { addPrompt } from "./helpers/fixtures";
+import { activity, announced, createBareProject, emptyQueues, loopStateOf, queuedJobs } from "./helpers/runs";
+
+const now = new Date("2026-11-23T12:00:00.000Z");
+const clock = () => now;
+
+async function runningProject(settings: Record<string, unknown> = {}) {
+  const fixture = await createBareProject();
+  await getDb().loopState.update({ where: { projectId: fixture.project.id }, data: { mode: "running" } });
+  await getDb().projectSettings.update({ where: { projectId: fixture.project.id }, data: { spawnCooldownMs: 0, ...settings } });
+  return fixture;
+}
+
+const runsOf = (projectId: string) => getDb().run.findMany({ where: { projectId }, orderBy: { queuedAt: "asc" } });
+
+beforeEach(emptyQueues);
+
+describe("a tick (seed 000)", () => {
+  it("claims the next prompt, queues its spawn, logs it, and releases its lock with the tick's figures", async () => {
+    const { team, project } = await runningProject();
+    const p1 = await addPrompt(project.id, { number: 1, title: "one", body: "", priority: 2 });
+    await addPrompt(project.id, { number: 2, title: "two", body: "", priority: 3 });
+
+    const result = await runTick(project.id, clock);
+    expect(result).toEqual({ skipped: false, decision: expect.objectContaining({ kind: "spawn_executor", promptId: p1.id, message: "Spawning executor for P1 (priority 2)" }) });
+    const [run] = await runsOf(project.id);
+    expect(run).toMatchObject({ promptId: p1.id, kind: "executor", status: "queued" });
+    expect(await queuedJobs("spawn")).toEqual([[run.id, { runId: run.id }]]);
+    expect((await activity(project.id)).map((a) => [a.type, a.message])).toEqual([
+      ["taskAssigned", `P1 one: run ${run.id} queued`], ["loopStatus", "Spawning executor for P1 (priority 2)"],
+    ]);
+    expect(await loopStateOf(project.id)).toMatchObject({
+      tickLockedUntil: null, tickLockedBy: null, tickCount: 1, lastTickAt: now, lastPendingCount: 2, lastSpawnAt: now,
+      lastStatus: "Spawning executor for P1 (priority 2)", emergentSpawnCount: 0,
+      snapshotHash: promptSnapshot([{ number: 1, status: "pending" }, { number: 2, status: "pending" }]).hash,
+    });
+    expect((await announced(team.id)).filter((e) => e.type === "promptsChange")).toEqual([{ type: "promptsChange", projectId: project.id }]);
+  });
+
+  it("logs a status and announces prompt changes only when they change", async () => {
+    const { team, project } = await createBareProject();
+    await addPrompt(project.id, { number: 1, title: "one", body: "" });
+    await runTick(project.id, clock);
+    await runTick(project.id, clock);
+    expect((await activity(project.id)).map((a) => a.message)).toEqual(["Loop stopped"]);
+    expect((await announced(team.id)).filter((e) => e.type === "promptsChange")).toHaveLength(1);
+    await addPrompt(project.id, { number: 2, title: "two", body: "" });
+    await runTick(project.id, clock);
+    expect((await announced(team.id)).filter((e) => e.type === "promptsChange")).toHaveLength(2);
+    expect(await loopStateOf(project.id)).toMatchObject({ tickCount: 3, lastPendingCount: 2 });
+    expect(await runsOf(project.id)).toEqual([]);
+  });
+
+  it("says so when no executor profile is configured, and claims nothing", async () => {
+    const { project } = await runningProject({ executorProfileId: null });
+    await addPrompt(project.id, { number: 1, title: "one", body: "" });
+    expect(await runTick(project.id, clock)).toMatchObject({ decision: { kind: "spawn_executor" } });
+    expect(await runsOf(project.id)).toEqual([]);
+    expect((await activity(project.id)).map((a) => a.message)).toEqual(["No executor agent profile configured: choose one in the project settings"]);
+    expect((await loopStateOf(project.id)).lastStatus).toBe("No executor agent profile configured: choose one in the project settings");
+  });
+
+  it("counts an unapproved prompt as blocked and a sequential project as one slot", async () => {
+    const { project } = await runningProject({ parallelEnabled: false, maxParallel: 5 });
+    const first = await addPrompt(project.id, { number: 1, title: "one", body: "" });
+    const gated = await addPrompt(project.id, { number: 2, title: "gated", body: "", priority: 1 });
+    await getDb().prompt.update({ where: { id: gated.id }, data: { approval: "pending" } });
+    expect(await runTick(project.id, clock)).toMatchObject({ decision: { kind: "spawn_executor", promptId: first.id } });
+    await getDb().prompt.update({ where: { id: gated.id }, data: { approval: "approved" } });
+    expect(await runTick(project.id, clock)).toMatchObject({ decision: { kind: "at_max", message: "At max parallel (1/1 executors)" } });
+    expect((await runsOf(project.id)).map((r) => r.promptId)).toEqual([first.id]);
+  });
+
+  it("spawns the planner when the queue is dry, recording its backoff state", async () => {
+    const { project, profile } = await runningProject({ plannerEnabled: true });
+    await getDb().projectSettings.update({ where: { projectId: project.id }, data: { plannerProfileId: profile.id } });
+    await getDb().loopState.update({ where: { projectId: project.id }, data: { emergentSpawnCount: 1, emergentLastPromptCount: 0, plannerLastSpawnAt: new Date(now.getTime() - 3_600_000) } });
+    const result = await runTick(project.id, clock);
+    expect(result).toMatchObject({ decision: { kind: "spawn_planner" } });
+    const [run] = await runsOf(project.id);
+    expect(run).toMatchObject({ kind: "planner", promptId: null, status: "queued" });
+    expect(await queuedJobs("spawn")).toEqual([[run.id, { runId: run.id }]]);
+    expect((await activity(project.id))[0]).toMatchObject({ type: "taskAssigned", message: `Planner run ${run.id} queued`, data: { runId: run.id } });
+    const decision = (result as { decision: { planner: { unproductiveSpawns: number; lastPromptCount: number; lastSpawnAt: Date } } }).decision;
+    expect(await loopStateOf(project.id)).toMatchObject({
+      emergentSpawnCount: decision.planner.unproductiveSpawns, emergentLastPromptCount: decision.planner.lastPromptCount,
+      plannerLastSpawnAt: decision.planner.lastSpawnAt, lastSpawnAt: now,
+    });
+    expect(await runTick(project.id, clock)).toMatchObject({ decision: { kind: "blocked_planner", message: "Planner running: no spawns until it finishes" } });
+  });
+
+  it("announces all done once, and finishes stopping when the last agent is gone", async () => {
+    const { team, project } = await runningProject({ plannerEnabled: true });
+    await runTick(project.id, clock);
+    await runTick(project.id, clock);
+    expect((await announced(team.id)).filter((e) => e.type === "allDone")).toEqual([{ type: "allDone", projectId: project.id }]);
+
+    await getDb().loopState.update({ where: { projectId: project.id }, data: { mode: "stopping" } });
+    const run = await getDb().run.create({ data: { projectId: project.id, kind: "executor", status: "running", adapter: "demo", leaseExpiresAt: new Date(now.getTime() + 60_000) } });
+    await runTick(project.id, clock);
+    expect((await loopStateOf(project.id)).mode).toBe("stopping");
+    await getDb().run.update({ where: { id: run.id }, data: { status: "succeeded" } });
+    await runTick(project.id, clock);
+    expect((await loopStateOf(project.id)).mode).toBe("stopped");
+    expect((await activity(project.id)).filter((a) => a.type === "stopped").map((a) => a.message)).toEqual(["Loop stopped: all running agents finished"]);
+  });
+
+  it("leaves an expired lease to the fleet-wide sweeper, and picks the prompt it returned at the next tick", async () => {
+    const { project, profile } = await runningProject();
+    const prompt = await addPrompt(project.id, { number: 1, title: "one", body: "" });
+    await getDb().prompt.update({ where: { id: prompt.id }, data: { status: "in_progress" } });
+    const lost = await getDb().run.create({
+      data: { projectId: project.id, promptId: prompt.id, kind: "executor", status: "running", adapter: "demo", agentProfileId: profile.id, leaseExpiresAt: new Date(Date.now() - 1000) },
+    });
+    expect(await runTick(project.id, clock)).toMatchObject({ decision: { kind: "wait" } });
+    expect((await runsOf(project.id)).map((r) => r.status)).toEqual(["running"]);
+    expect(await sweepRuns({ leaseTtlMs: 1000, requeueAfterMs: 15_000, maxLostRuns: 3 })).toEqual({ lost: 1, requeued: 0 });
+    expect(await runTick(project.id, clock)).toMatchObject({ decision: { kind: "spawn_executor", promptId: prompt.id } });
+    expect((await runsOf(project.id)).map((r) => [r.id === lost.id, r.status])).toEqual([[true, "lost"], [false, "queued"]]);
+  });
+
+  it("skips while another worker holds the lock, and leaves that lock alone", async () => {
+    const { project } = await runningProject();
+    const until = new Date(Date.now() + 60_000);
+    await getDb().loopState.update({ where: { projectId: project.id }, data: { tickLockedUntil: until, tickLockedBy: "other-worker" } });
+    expect(await runTick(project.id, clock)).toEqual({ skipped: "locked" });
+    expect(await loopStateOf(project.id)).toMatchObject({ tickLockedBy: "other-worker", tickCount: 0 });
+    expect(workerId()).not.toBe("other-worker");
+  });
+});

@@ -1,0 +1,48 @@
+import { getEnv } from "@/lib/env";
+import { getLogger } from "@/lib/log";
+import { sweepRuns } from "@/lib/runs/reconcile";
+import { ensureTickSchedules } from "@/lib/loop/schedules";
+import { relayOutbox } from "@/lib/queues";
+
+// A queued run or merge whose job has not started this long after it should have is enqueued again.
+const REQUEUE_AFTER_MS = 15_000;
+
+/** Repeats `work` every `ms` (never overlapping itself); one log line per kind of failure, not one per try. */
+function every(name: string, ms: number, work: () => Promise<unknown>) {
+  const log = getLogger(`maintenance:${name}`);
+  let timer: NodeJS.Timeout | undefined;
+  let lastError: string | null = null;
+  let stopped = false;
+  const loop = async () => {
+    try {
+      await work();
+      if (lastError) log.info(`${name} works again`);
+      lastError = null;
+    } catch (err) {
+      const message = (err as Error).message;
+      if (message !== lastError) log.warn({ err: message }, `${name} failed (retrying)`);
+      lastError = message;
+    }
+    if (!stopped) timer = setTimeout(loop, ms);
+  };
+  timer = setTimeout(loop, 0);
+  return () => { stopped = true; clearTimeout(timer); };
+}
+
+/**
+ * What every worker process does besides its queues: the fleet-wide lease sweep, the
+ * rebuild of tick schedules Redis forgot, and the outbox relay, all from Postgres, so none
+ * depends on a project's own tick still being scheduled or on Redis having kept anything.
+ */
+export function startMaintenance(): () => void {
+  const env = getEnv();
+  const stops = [
+    every("sweep", env.SWEEP_INTERVAL_MS, async () => {
+      await sweepRuns({ leaseTtlMs: env.LEASE_TTL_MS, requeueAfterMs: REQUEUE_AFTER_MS, maxLostRuns: env.LOST_RUNS_MAX });
+      await ensureTickSchedules({ force: false });
+    }),
+    every("schedules", env.SCHEDULE_CHECK_MS, () => ensureTickSchedules({ force: true })),
+    every("outbox relay", env.OUTBOX_RELAY_MS, () => relayOutbox()),
+  ];
+  return () => stops.forEach((stop) => stop());
+}
