@@ -53,6 +53,22 @@ export async function waitUntil<T>(what: string, check: () => Promise<T | null |
   }
 }
 
+/**
+ * Waits until a counter reaches its target, failing only when it stops moving: a loaded machine may
+ * take any time for the whole, but a stall of `stallMs` without one step forward is a real hang.
+ */
+export async function waitForCount(what: string, count: () => Promise<number>, target: number, stallMs = 120_000): Promise<void> {
+  let last = -1;
+  let movedAt = Date.now();
+  for (;;) {
+    const now = await count();
+    if (now >= target) return;
+    if (now !== last) { last = now; movedAt = Date.now(); }
+    if (Date.now() - movedAt > stallMs) throw new Error(`stalled waiting for ${what}: ${now} of ${target}, no progress for ${stallMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
 /** The most runs holding a slot at once; a slot is held from the claim (queuedAt) to the end. */
 export function peakConcurrency(runs: ReadonlyArray<{ queuedAt: Date; finishedAt: Date | null }>): number {
   const events = runs.flatMap((r) => [{ t: r.queuedAt.getTime(), d: +1 }, { t: (r.finishedAt ?? new Date()).getTime(), d: -1 }])
