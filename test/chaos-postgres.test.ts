@@ -52,5 +52,5 @@ describe("chaos: Postgres goes away", () => {
     expect(out).not.toContain("hunter2-secret");
     expect(out).not.toContain("announce failed");
     expect(out).not.toContain("job failed");
-  }, 90_000);
+  }, 300_000);
 });

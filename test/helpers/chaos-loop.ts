@@ -4,7 +4,7 @@
 import { expect } from "vitest";
 import { getDb } from "@/lib/db";
 import { enqueueTick, upsertTickScheduler } from "@/lib/queues";
-import { createTeamWithProject, peakConcurrency, waitUntil } from "./fixtures";
+import { createTeamWithProject, peakConcurrency, waitForCount, waitUntil } from "./fixtures";
 import { startWorkerProcess, stopWorkerProcess, waitForWorkers } from "./worker-process";
 
 export const TICK_MS = 1000;
@@ -62,12 +62,10 @@ export function sampleLive(projectId: string) {
   };
 }
 
-export async function waitAllDone(projectId: string, count: number, fleet: Fleet, timeoutMs = 90_000) {
+export async function waitAllDone(projectId: string, count: number, fleet: Fleet, stallMs = 90_000) {
   const db = getDb();
-  await waitUntil("every prompt done and merged", async () => {
-    const done = await db.prompt.count({ where: { projectId, status: "done" } }).catch(() => 0);
-    return done === count;
-  }, timeoutMs).catch(async (err) => {
+  // Fails on a stall (no prompt done for stallMs), never on a loaded machine's total time.
+  await waitForCount("every prompt done and merged", () => db.prompt.count({ where: { projectId, status: "done" } }).catch(() => 0), count, stallMs).catch(async (err) => {
     const prompts = await db.prompt.findMany({ where: { projectId }, orderBy: { number: "asc" } });
     const runs = await db.run.findMany({ where: { projectId }, include: { prompt: true } });
     throw new Error(`${err.message}\nprompts: ${prompts.map((p) => `P${p.number}:${p.status}/${p.attempts}`).join(" ")}\nruns: ${runs.map((r) => `P${r.prompt?.number}:${r.status}/${r.mergeStatus}`).join(" ")}\n${fleet.output()}`);
