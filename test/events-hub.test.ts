@@ -25,6 +25,9 @@ beforeAll(async () => {
     const names = args.slice(from, from + (args.length - from) / 2);
     reads.push({ source, keys: names.filter((k) => !k.includes(":events:wake:")) });
   });
+  monitor.on("monitor", (_time: string, args: string[]) => {
+    if (args[0]?.toLowerCase() === "echo") synced.get(args[1])?.();
+  });
 });
 afterAll(() => monitor.disconnect());
 
@@ -36,6 +39,19 @@ function open(res: Promise<Response>, abort: AbortController) {
 }
 
 const lastRead = () => reads[reads.length - 1];
+
+// MONITOR streams every command of every test file sharing this Redis, so on a loaded machine it
+// lags behind; a marker sent after the fact and seen by the monitor means it has caught up.
+const synced = new Map<string, () => void>();
+async function monitorCaughtUp() {
+  const marker = `${getEnv().REDIS_PREFIX}:sync:${Math.random()}`;
+  const seen = new Promise<void>((r) => synced.set(marker, r));
+  await getRedisAdmin().echo(marker);
+  await seen;
+  synced.delete(marker);
+}
+const readsSettle = (what: string, check: () => boolean) =>
+  waitUntil(what, async () => { await monitorCaughtUp(); return check(); }, 120_000);
 
 describe("the shared stream subscriber", () => {
   it("reads every stream with listeners over one connection, however many clients, and drops keys as they leave", async () => {
@@ -59,7 +75,7 @@ describe("the shared stream subscriber", () => {
     const got = await Promise.all(clientsA.map((c) => c.reader.take(1)));
     expect(new Set(got.map(([e]) => e.id))).toEqual(new Set([id]));
     const all = { A: teamStreamKey(a.team.id), B: teamStreamKey(b.team.id), log: runLogStreamKey(run.id) };
-    await waitUntil("a read of all three streams", async () => lastRead()?.keys.length === 3);
+    await readsSettle("a read of all three streams", () => lastRead()?.keys.length === 3);
     expect(new Set(lastRead().keys)).toEqual(new Set(Object.values(all)));
     expect(getEventHub().stats()).toEqual({ keys: expect.arrayContaining(Object.values(all)), listeners: 40 + 10 + 5 * 2 });
 
@@ -73,17 +89,29 @@ describe("the shared stream subscriber", () => {
 
     // The log clients also follow team A's stream (a run's end is announced there).
     for (const c of logs) c.abort.abort();
-    await waitUntil("the run log to be dropped", async () => lastRead().keys.length === 2);
+    await readsSettle("the run log to be dropped", () => lastRead().keys.length === 2);
     expect(new Set(lastRead().keys)).toEqual(new Set([all.A, all.B]));
     for (const c of clientsA) c.abort.abort();
-    await waitUntil("team A's stream to be dropped", async () => lastRead().keys.length === 1);
+    await readsSettle("team A's stream to be dropped", () => lastRead().keys.length === 1);
     expect(lastRead().keys).toEqual([all.B]);
     for (const c of clientsB) c.abort.abort();
     await waitUntil("no streams left", async () => getEventHub().stats().keys.length === 0);
+    await monitorCaughtUp();
     const readsWhenIdle = reads.length;
     await announce(b.team.id, { type: "activity", message: "nobody listens" });
     await new Promise((r) => setTimeout(r, 300));
+    await monitorCaughtUp();
     expect(reads.length).toBe(readsWhenIdle);
+  }, 300_000);
+
+  it("subscribes nothing for a request that was aborted before its stream opened", async () => {
+    const a = await createTeamWithProject({ loopEnabled: false });
+    const token = await apiToken(a.team.id, "viewer");
+    const abort = new AbortController();
+    abort.abort();
+    const res = await events(new Request("http://localhost/api/events", { headers: { authorization: `Bearer ${token}` }, signal: abort.signal }), undefined);
+    await res.body?.cancel().catch(() => {});
+    expect(getEventHub().stats().keys).not.toContain(teamStreamKey(a.team.id));
   });
 });
 

@@ -123,10 +123,14 @@ export function sseResponse(opts: SseOptions, run: (ch: SseChannel) => Promise<v
   }
 
   write(encoder.encode("retry: 1000\n\n"));
-  run(channel).catch((err: Error) => {
-    getLogger("events").warn({ err: err.message }, "event stream failed; the client will reconnect");
-    close();
-  });
+  // A request aborted before its stream opened feeds nothing: the feeds subscribe at once and
+  // close on the signal's abort event, which an already-aborted signal never fires again.
+  if (!ended.signal.aborted) {
+    run(channel).catch((err: Error) => {
+      getLogger("events").warn({ err: err.message }, "event stream failed; the client will reconnect");
+      close();
+    });
+  }
 
   return new Response(body, { headers: SSE_HEADERS });
 }
