@@ -33,7 +33,7 @@ describe("the loop runs a project's prompts with real worker processes and the d
       const runs = await db.run.findMany({ where: { projectId: project.id } });
       const prompts = await db.prompt.findMany({ where: { projectId: project.id } });
       return prompts.every((p) => p.status === "done") && runs.length === 4 && runs.every((r) => r.mergeStatus === "merged");
-    }, 60_000).catch((err) => { throw new Error(`${err.message}\n${worker.output()}`); });
+    }, 120_000).catch((err) => { throw new Error(`${err.message}\n${worker.output()}`); });
 
     const runs = await db.run.findMany({ where: { projectId: project.id }, include: { prompt: true }, orderBy: { startedAt: "asc" } });
     const byNumber = new Map(runs.map((r) => [r.prompt!.number, r]));
@@ -52,12 +52,15 @@ describe("the loop runs a project's prompts with real worker processes and the d
     await waitUntil("merged worktrees to be removed", async () => runs.every((r) => !existsSync(r.worktreePath!)));
     const activity = await db.activityEvent.findMany({ where: { projectId: project.id } });
     expect(activity.some((a) => a.type === "taskCompleted" && a.message.includes("merged into main"))).toBe(true);
-  });
+    // A worker start (up to 60 s) and four sandboxed runs and merges on a loaded machine outlast the 60 s default.
+  }, 240_000);
 
   it("notices a SIGKILLed worker's run through its lease and re-runs the prompt once", async () => {
     const { project } = await createTeamWithProject({ maxParallel: 1, cooldownMs: 0 });
     const prompt = await addPrompt(project.id, { number: 1, title: "slow", body: fileEdit("slow.txt", "done", 4000) });
-    const env = { LEASE_TTL_MS: "3000", LEASE_RENEW_MS: "1000" };
+    // Six renewals may be missed before the lease lapses: a worker stalled for a few seconds on a
+    // loaded machine keeps its run (a short TTL made a live run "lost").
+    const env = { LEASE_TTL_MS: "6000", LEASE_RENEW_MS: "1000" };
     const first = startWorkerProcess(env);
     workers.push(first);
     await waitForWorkers(first);
@@ -65,7 +68,6 @@ describe("the loop runs a project's prompts with real worker processes and the d
     const db = getDb();
     const run = await waitUntil("the run to start", () => db.run.findFirst({ where: { projectId: project.id, status: "running", pid: { not: null } } }));
     await stopWorkerProcess(first, "SIGKILL");
-    const killedAt = Date.now();
 
     const second = startWorkerProcess(env);
     workers.push(second);
@@ -74,8 +76,11 @@ describe("the loop runs a project's prompts with real worker processes and the d
       await enqueueTick(project.id, "test poll");
       const r = await db.run.findUnique({ where: { id: run.id } });
       return r?.status === "lost" ? r : null;
-    }, 20_000);
-    expect(lost.finishedAt!.getTime() - killedAt).toBeLessThan(15_000);
+    }, 30_000);
+    // Noticed through its lease (the sweeper ends it only after the lease lapsed), not by anything
+    // else; how soon after the kill is timing, which bench:chaos measures.
+    expect(lost.error).toBe("lease expired: the worker running this agent stopped renewing it");
+    expect(lost.finishedAt!.getTime()).toBeGreaterThanOrEqual(lost.leaseExpiresAt!.getTime());
     // The orphaned agent died with its supervisor: no process with that pid remains.
     expect(await waitUntilGone(run.pid!, 10_000)).toBe(true);
 
@@ -85,5 +90,6 @@ describe("the loop runs a project's prompts with real worker processes and the d
     expect(runs[1].attempt).toBe(1);
     // A lost run is not the prompt's failure: no attempt spent.
     expect((await db.prompt.findUnique({ where: { id: prompt.id } }))!.attempts).toBe(0);
-  });
+    // Two worker starts (up to 60 s each) and the waits above outlast the 60 s default on a loaded machine.
+  }, 240_000);
 });
