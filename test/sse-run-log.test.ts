@@ -32,7 +32,7 @@ async function readToEnd(reader: SseReader, from = 0) {
   for (;;) {
     const m = await reader.next(15_000);
     if (!m || m.kind !== "event") throw new Error("stream closed before end");
-    if (m.event === "end") return { lines, end: JSON.parse(m.data), endId: m.id, closed: (await reader.next(2_000)) === null };
+    if (m.event === "end") return { lines, end: JSON.parse(m.data), endId: m.id, closed: (await reader.next(10_000)) === null };
     const chunk = JSON.parse(m.data);
     expect(m.id).toBe(String(chunk.seq));
     expect(chunk.seq).toBe(seq + 1);
