@@ -17,7 +17,8 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["lib/**/*.test.ts", "workers/**/*.test.ts", "scripts/**/*.test.ts"] },
+        // Unit tests spawn git, shells and node: vitest's 5 s default is too close on a loaded 2-core machine.
+        test: { name: "unit", include: ["lib/**/*.test.ts", "workers/**/*.test.ts", "scripts/**/*.test.ts"], testTimeout: 20_000 },
       },
       {
         extends: true,
@@ -26,8 +27,10 @@ export default defineConfig({
           include: ["test/**/*.test.ts"],
           globalSetup: ["test/helpers/global-setup.ts"],
           setupFiles: ["test/helpers/setup-file.ts"],
-          testTimeout: 60_000,
-          hookTimeout: 60_000,
+          // Sandboxed agent runs take 5-15 s each on a loaded 2-core machine and a test may make
+          // several; a hang still ends here, and the waits inside tests name what they waited for.
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
         },
       },
     ],

@@ -2,15 +2,18 @@ import { describe, expect, it } from "vitest";
 import { runAgentProcess, type OutputLine, type RunAgentProcessOptions } from "@/lib/agents/process";
 import { fixtureEnv, isAlive, processGroupOf, tempDir, waitUntilGone } from "@/lib/agents/testing";
 
-type Options = Omit<RunAgentProcessOptions, "cwd" | "env" | "onLine"> & Partial<Pick<RunAgentProcessOptions, "env">>;
+type Options = Omit<RunAgentProcessOptions, "cwd" | "env" | "onLine"> & Partial<Pick<RunAgentProcessOptions, "env">> & { onGrandchild?: () => void };
 
-async function run(opts: Options) {
+async function run({ onGrandchild, ...opts }: Options) {
   const lines: OutputLine[] = [];
   // A pid printed by the orphan tests' commands: the grandchild must be seen running first.
   let grandchild = { pid: 0, aliveWhenPrinted: false };
   const onLine = (l: OutputLine) => {
     lines.push(l);
-    if (l.stream === "stdout" && /^\d+$/.test(l.line)) grandchild = { pid: Number(l.line), aliveWhenPrinted: isAlive(Number(l.line)) };
+    if (l.stream === "stdout" && /^\d+$/.test(l.line)) {
+      grandchild = { pid: Number(l.line), aliveWhenPrinted: isAlive(Number(l.line)) };
+      onGrandchild?.();
+    }
   };
   const result = await runAgentProcess({ cwd: await tempDir(), env: fixtureEnv(), onLine, ...opts });
   const text = (stream: "stdout" | "stderr") => lines.filter((l) => l.stream === stream).map((l) => l.line);
@@ -82,8 +85,10 @@ describe("runAgentProcess", () => {
     await expect(missing).rejects.toThrow(/cannot start true in \/no\/such\/worktree/);
   });
 
+  // The deadlines below leave the shell time to start and print its grandchild on a loaded
+  // machine (a 100-200 ms deadline could pass before the shell ran a line).
   it("after the max duration kills the whole group with SIGTERM and leaves no orphan", async () => {
-    const { result, grandchild } = await run({ ...FORKS_GRANDCHILD, maxDurationMs: 200, killGraceMs: 5_000 });
+    const { result, grandchild } = await run({ ...FORKS_GRANDCHILD, maxDurationMs: 2_000, killGraceMs: 5_000 });
     expect(result).toMatchObject({ exitCode: null, signal: "SIGTERM", timedOut: true, cancelled: false });
     await expectNoOrphan(grandchild);
   });
@@ -92,11 +97,11 @@ describe("runAgentProcess", () => {
     const { result, grandchild } = await run({
       command: "sh",
       args: ["-c", "trap '' TERM; sleep 30 & echo $!; wait"],
-      maxDurationMs: 100,
+      maxDurationMs: 2_000,
       killGraceMs: 300,
     });
     expect(result).toMatchObject({ signal: "SIGKILL", timedOut: true });
-    expect(result.durationMs).toBeGreaterThanOrEqual(390);
+    expect(result.durationMs).toBeGreaterThanOrEqual(2_290);
     await expectNoOrphan(grandchild);
   });
 
@@ -105,7 +110,8 @@ describe("runAgentProcess", () => {
     const { result, grandchild } = await run({
       ...FORKS_GRANDCHILD,
       signal: abort.signal,
-      onSpawn: () => setTimeout(() => abort.abort(), 150),
+      // Once the grandchild runs (a fixed 150 ms could come before the shell started it).
+      onGrandchild: () => abort.abort(),
     });
     expect(result).toMatchObject({ signal: "SIGTERM", timedOut: false, cancelled: true });
     await expectNoOrphan(grandchild);
@@ -121,7 +127,8 @@ describe("runAgentProcess", () => {
   it("kills what the agent left running once it exits", async () => {
     const { result, grandchild } = await run({ command: "sh", args: ["-c", "sleep 30 & echo $!"] });
     expect(result).toMatchObject({ exitCode: 0, timedOut: false });
-    expect(result.durationMs).toBeLessThan(3_000);
+    // Not the grandchild's 30 s (10 s leaves room for a loaded machine).
+    expect(result.durationMs).toBeLessThan(10_000);
     await expectNoOrphan(grandchild);
   });
 
@@ -144,7 +151,8 @@ describe("runAgentProcess", () => {
       command: "sleep",
       args: ["0.4"],
       maxDurationMs: 150,
-      resultGraceMs: 1_000,
+      // Generous: the 0.4 s sleep must end within it even when starting it is slow.
+      resultGraceMs: 5_000,
       hadRecentResult: () => true,
     });
     expect(result).toMatchObject({ exitCode: 0, timedOut: false });
@@ -153,7 +161,7 @@ describe("runAgentProcess", () => {
   it("kills at the deadline without a recent result", async () => {
     const { result } = await run({ command: "sleep", args: ["30"], maxDurationMs: 150, resultGraceMs: 5_000, hadRecentResult: () => false });
     expect(result.timedOut).toBe(true);
-    expect(result.durationMs).toBeLessThan(3_000);
+    expect(result.durationMs).toBeLessThan(5_000);
   });
 
   it("runs through /bin/sh when asked", async () => {

@@ -42,7 +42,7 @@ export function isAlive(pid: number): boolean {
  * Waits until `pid` is gone. A killed process closes its pipes a moment before the kernel marks
  * it dead, so a check made the instant its output ends can still see it running.
  */
-export async function waitUntilGone(pid: number, timeoutMs = 1_000): Promise<boolean> {
+export async function waitUntilGone(pid: number, timeoutMs = 10_000): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (isAlive(pid)) {
     if (Date.now() > deadline) return false;
