@@ -6,6 +6,23 @@ import type { SandboxUser } from "@/lib/sandbox/bwrap";
 const run = promisify(execFile);
 
 /**
+ * Other git processes work in the same repository meanwhile (another run's commit, a merge,
+ * git's own maintenance) and create and delete lock and temporary files under objects/, refs/
+ * and logs/. A file that vanished between the walk listing it and the change needs no group, so
+ * the command's only complaints being "No such file or directory" is success; anything else
+ * still fails the run. (This failed runs "before or around their agent" under load.)
+ */
+export async function runIgnoringVanished(cmd: string, args: string[]): Promise<void> {
+  try {
+    await run(cmd, args);
+  } catch (err) {
+    const stderr = String((err as { stderr?: unknown }).stderr ?? "");
+    const lines = stderr.split("\n").filter((l) => l.trim() !== "");
+    if (lines.length === 0 || !lines.every((l) => l.includes("No such file or directory"))) throw err;
+  }
+}
+
+/**
  * What a sandboxed command writes (the worktree, its git folder, the repository's objects,
  * refs and logs) stays owned by us but becomes writable for the sandbox user's group; the
  * setgid bit keeps new folders in the group. Nothing is handed over and back, so a worker that
@@ -15,7 +32,7 @@ const run = promisify(execFile);
 export async function shareWithSandboxGroup(paths: string[], user: SandboxUser): Promise<void> {
   const present = paths.filter(existsSync);
   if (!user || present.length === 0) return;
-  await run("chgrp", ["-R", String(user.gid), ...present]);
-  await run("chmod", ["-R", "g+rwX", ...present]);
-  await run("find", [...present, "-type", "d", "-exec", "chmod", "g+s", "{}", "+"]);
+  await runIgnoringVanished("chgrp", ["-R", String(user.gid), ...present]);
+  await runIgnoringVanished("chmod", ["-R", "g+rwX", ...present]);
+  await runIgnoringVanished("find", [...present, "-ignore_readdir_race", "-type", "d", "-exec", "chmod", "g+s", "{}", "+"]);
 }
