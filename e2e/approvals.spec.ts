@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { hydrated } from "./helpers";
 
 test("a prompt waiting for approval runs once an operator approves it", async ({ page, baseURL }) => {
   test.setTimeout(120_000);
@@ -14,6 +15,8 @@ test("a prompt waiting for approval runs once an operator approves it", async ({
 
   await page.goto("/approvals");
   await expect(page.getByText("Nothing waits for a decision.")).toBeVisible();
+  // A change made before hydration is lost: the policy would stay "none" and the prompt run unasked.
+  await hydrated(page);
   await page.getByLabel("Prompt approval for Demo app").selectOption("all");
   await expect(page.getByLabel("Prompt approval for Demo app")).toHaveValue("all");
   await page.screenshot({ path: "test-results/screenshots/approvals-empty.png", fullPage: true });
@@ -26,6 +29,7 @@ test("a prompt waiting for approval runs once an operator approves it", async ({
   expect(prompt.approval).toBe("pending");
 
   await page.reload();
+  await hydrated(page);
   const card = page.getByTestId("approval").filter({ hasText: "Approved file" });
   await expect(card).toContainText("Asked by demo@ringmaster.local");
   await page.screenshot({ path: "test-results/screenshots/approvals-desktop.png", fullPage: true });
@@ -33,9 +37,12 @@ test("a prompt waiting for approval runs once an operator approves it", async ({
   await page.screenshot({ path: "test-results/screenshots/approvals-phone.png", fullPage: true });
   await page.setViewportSize({ width: 1280, height: 800 });
 
-  // Still waiting after a tick: the loop does not pick it up.
+  // Still waiting after a tick: the loop does not pick it up. The tick runs in a worker, later;
+  // ticks of a project never overlap, so the second one to end after this read began after it.
+  const ticks = async () => (await (await page.request.get(`/api/projects/${demo.id}/loop`)).json()).tickCount as number;
+  const before = await ticks();
   await page.request.post(`/api/projects/${demo.id}/loop`, { headers, data: { action: "tick" } });
-  await page.waitForTimeout(1000);
+  await expect.poll(ticks, { timeout: 60_000 }).toBeGreaterThanOrEqual(before + 2);
   const waiting = (await (await page.request.get(`/api/projects/${demo.id}/prompts`)).json()).prompts.find((p: { id: string }) => p.id === prompt.id);
   expect(waiting).toMatchObject({ status: "pending", approval: "pending" });
 

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { hydrated } from "./helpers";
 
 async function signIn(page: Page, email: string, password: string) {
   await page.goto("/login");
@@ -7,6 +8,7 @@ async function signIn(page: Page, email: string, password: string) {
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.waitForURL((u) => u.pathname === "/");
   await expect(page.locator("header.top")).toBeVisible();
+  await hydrated(page);
 }
 
 test("an owner invites a viewer, who joins and can read but not run the loop or approve", async ({ page, browser, baseURL }) => {
@@ -98,6 +100,7 @@ test("a cookie session's mutating request from another origin is refused", async
 test("an admin creates an API token, shown once, that works until revoked", async ({ page, baseURL, playwright }) => {
   await signIn(page, process.env.E2E_EMAIL!, process.env.E2E_PASSWORD!);
   await page.goto("/team/tokens");
+  await hydrated(page);
   await expect(page.getByText("No API tokens yet")).toBeVisible();
   await page.getByLabel("Role").selectOption("viewer");
   await page.getByLabel("Expires after (days)").fill("30");
@@ -115,6 +118,7 @@ test("an admin creates an API token, shown once, that works until revoked", asyn
   const ci = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { authorization: `Bearer ${token}` } });
   expect((await ci.get("/api/projects")).status()).toBe(200);
   await page.reload();
+  await hydrated(page);
   await expect(page.getByTestId("tokens").getByText("never")).toHaveCount(0);
   await page.screenshot({ path: "test-results/screenshots/tokens-desktop.png", fullPage: true });
   page.once("dialog", (d) => d.accept());

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { screenshots, signIn } from "./helpers";
+import { hydrated, screenshots, signIn } from "./helpers";
 
 test("an admin stores an agent credential on the Team page: write-only, last 4 shown, Ringmaster's secrets refused", async ({ page }) => {
   await signIn(page);
@@ -23,6 +23,7 @@ test("an admin stores an agent credential on the Team page: write-only, last 4 s
   await screenshots(page, "team-credentials");
 
   await page.reload();
+  await hydrated(page);
   await expect(row).toContainText("••••9Q7z");
   expect(await page.content()).not.toContain("sk-ant-e2e-secret");
   page.once("dialog", (d) => void d.accept());

@@ -1,11 +1,13 @@
 import { expect, test } from "@playwright/test";
-import { makeRepo, screenshots, signIn } from "./helpers";
+import { hydrated, makeRepo, screenshots, signIn } from "./helpers";
 
 const edit = (file: string, ms: number) => `print working on ${file}\nsleep ${ms}\n\n\`\`\`file ${file}\n${file}\n\`\`\`\n`;
-const chatty = Array.from({ length: 8 }, (_, i) => `print step ${i + 1} of 8\nsleep 700`).join("\n") + "\n\n```file c.txt\nc\n```\n";
+// 8 steps of 1.5 s: live long enough to be opened and reloaded mid-run when updates lag on a loaded machine.
+const chatty = Array.from({ length: 8 }, (_, i) => `print step ${i + 1} of 8\nsleep 1500`).join("\n") + "\n\n```file c.txt\nc\n```\n";
 
 test("create a project, queue dependent prompts, run them live, keyboard toggles, settings errors, reload mid-run", async ({ page }) => {
-  test.setTimeout(120_000);
+  // Five agent runs in the sandbox, each spawned by the workers: minutes on a loaded machine.
+  test.setTimeout(300_000);
   await signIn(page);
 
   // Create a project on a local repository.
@@ -52,25 +54,26 @@ test("create a project, queue dependent prompts, run them live, keyboard toggles
 
   // Runs appear and finish without a reload; P3 runs only after P1 and P2 are done.
   const column = (status: string) => page.getByTestId(`column-${status}`);
-  await expect(page.getByTestId("running-agent").first()).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId("running-agent").first()).toBeVisible({ timeout: 60_000 });
   await screenshots(page, "project-running");
-  await expect(column("done").getByTestId("prompt-card")).toHaveCount(2, { timeout: 30_000 });
-  await expect(column("pending").getByTestId("prompt-card").filter({ hasText: "Combine" })).toHaveCount(0, { timeout: 15_000 });
+  await expect(column("done").getByTestId("prompt-card")).toHaveCount(2, { timeout: 90_000 });
+  await expect(column("pending").getByTestId("prompt-card").filter({ hasText: "Combine" })).toHaveCount(0, { timeout: 60_000 });
 
   // Follow P3's run: its log streams; a reload mid-run continues from where it was.
   await page.getByTestId("running-agent").filter({ hasText: "Combine" }).getByRole("link").click();
-  await expect(page.getByTestId("run-log")).toContainText("step 2 of 8", { timeout: 20_000 });
+  await expect(page.getByTestId("run-log")).toContainText("step 2 of 8", { timeout: 60_000 });
   await page.reload();
+  await hydrated(page);
   await expect(page.getByTestId("run-log")).toContainText("step 1 of 8");
-  await expect(page.getByTestId("run-log")).toContainText("step 8 of 8", { timeout: 20_000 });
-  await expect(page.getByTestId("run-status")).toHaveText("succeeded", { timeout: 20_000 });
+  await expect(page.getByTestId("run-log")).toContainText("step 8 of 8", { timeout: 60_000 });
+  await expect(page.getByTestId("run-status")).toHaveText("succeeded", { timeout: 60_000 });
   await expect(page.getByTestId("log-status")).toHaveText("complete");
   expect(await page.getByTestId("run-log").getByText("step 1 of 8").count()).toBe(1);
   await screenshots(page, "run");
 
   // The prompt page renders its body as Markdown, with its runs.
   await page.getByRole("link", { name: /P3 Combine/ }).click();
-  await expect(page.getByTestId("prompt-status")).toHaveText("done", { timeout: 20_000 });
+  await expect(page.getByTestId("prompt-status")).toHaveText("done", { timeout: 60_000 });
   await screenshots(page, "prompt");
 
   // An invalid setting shows its error next to the field and changes nothing.
@@ -102,6 +105,7 @@ test("create a project, queue dependent prompts, run them live, keyboard toggles
   await screenshots(page, "profiles");
 
   await page.goto(page.url().replace(/\/profiles$/, "/"));
+  await hydrated(page);
   await page.getByTestId("project-card").filter({ hasText: "Live e2e" }).click();
   await expect(column("done").getByTestId("prompt-card")).toHaveCount(3);
   await screenshots(page, "project-done");

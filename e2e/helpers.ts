@@ -9,6 +9,17 @@ export async function signIn(page: Page, email = process.env.E2E_EMAIL!, passwor
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByRole("heading", { name: "Projects" })).toBeVisible();
+  await hydrated(page);
+}
+
+/**
+ * Waits until a dashboard page loaded afresh (goto, reload) is hydrated: the server's HTML is
+ * visible before React attaches its handlers, and a click or a change made in between is lost
+ * (a form even submits natively). The live indicator says "live" only once the client opened
+ * its stream, which is after hydration. Client-side navigations need no wait.
+ */
+export async function hydrated(page: Page) {
+  await expect(page.getByTestId("live-status")).toHaveText("live");
 }
 
 /** A fresh local git repository on `main` under the server's repository root (its data folder's repos/). */

@@ -1,7 +1,9 @@
 import { expect, test } from "@playwright/test";
-import { makeRepo, screenshots, signIn } from "./helpers";
+import { hydrated, makeRepo, screenshots, signIn } from "./helpers";
 
 test("agent network settings: presets and own rules with a field error per line; the unsandboxed opt-in warns on the project page", async ({ page }) => {
+  // The workers' sandbox self-test may report late on a loaded machine (see below).
+  test.setTimeout(120_000);
   await signIn(page);
   await page.getByRole("link", { name: "New project" }).click();
   await page.getByLabel("Name").fill("Sandboxed e2e");
@@ -15,8 +17,10 @@ test("agent network settings: presets and own rules with a field error per line;
   // The workers started with the app prove the sandbox at start-up; the page shows their verdict once reported.
   await expect(async () => {
     await page.reload();
-    await expect(page.getByTestId("sandbox-notice")).toContainText("Agents run in the sandbox: the workers' self-test passed", { timeout: 1000 });
-  }).toPass();
+    await expect(page.getByTestId("sandbox-notice")).toContainText("Agents run in the sandbox: the workers' self-test passed", { timeout: 2000 });
+  }).toPass({ timeout: 90_000 });
+  // The loop above ends on a fresh reload: the form below must be hydrated before it is used.
+  await hydrated(page);
   await expect(page.getByLabel("Network mode")).toHaveValue("allow-list");
   await page.getByLabel("npm registry").check();
   await page.getByLabel("GitHub").check();
@@ -27,6 +31,7 @@ test("agent network settings: presets and own rules with a field error per line;
   await page.getByRole("button", { name: "Save settings" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Saved" })).toBeVisible();
   await page.reload();
+  await hydrated(page);
   await expect(page.getByLabel("Allowed hosts, one per line")).toHaveValue("*.internal.example.com\nGET,HEAD mirror.example.org");
   await expect(page.getByLabel("npm registry")).toBeChecked();
   await screenshots(page, "settings-network");
