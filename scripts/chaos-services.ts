@@ -10,7 +10,7 @@ import { Redis } from "ioredis";
 import { privatePostgres, privateRedis } from "./services";
 import { applyMigrations } from "@/lib/db/migrations";
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);

@@ -11,11 +11,14 @@ const dataDir = mkdtempSync(join(tmpdir(), "rm-private-"));
 chmodSync(dataDir, 0o755);
 process.env.DATA_DIR = dataDir;
 const { privatePostgres, privateRedis } = await import("@/scripts/services");
+const { freePort } = await import("@/scripts/chaos-services");
+const { waitUntil } = await import("./helpers/fixtures");
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 describe("private service instances", () => {
   it("starts Postgres under DATA_DIR, answers queries, and stops", async () => {
-    const own = await privatePostgres(54391);
+    // Free ports: a fixed one may be taken by another run of this file on the same machine.
+    const own = await privatePostgres(await freePort());
     expect(own).not.toBeNull();
     const client = new pg.Client({ connectionString: own!.url });
     await client.connect();
@@ -27,15 +30,20 @@ describe("private service instances", () => {
   }, 60_000);
 
   it("starts Redis with noeviction, and stops", async () => {
-    const own = await privateRedis(63791);
+    const own = await privateRedis(await freePort());
     expect(own).not.toBeNull();
     const redis = new Redis(own!.url);
     expect(await redis.config("GET", "maxmemory-policy")).toEqual(["maxmemory-policy", "noeviction"]);
     redis.disconnect();
     own!.stop();
-    await new Promise((r) => setTimeout(r, 300));
-    const probe = new Redis(own!.url, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
-    probe.on("error", () => {});
-    await expect(probe.connect()).rejects.toThrow();
+    // stop() signals redis-server, which exits a moment later (longer on a loaded machine than the
+    // fixed 300 ms this waited): wait until a connection is refused.
+    await waitUntil("Redis to refuse connections", async () => {
+      const probe = new Redis(own!.url, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
+      probe.on("error", () => {});
+      const refused = await probe.connect().then(() => false, () => true);
+      probe.disconnect();
+      return refused;
+    });
   });
 });
