@@ -25,7 +25,7 @@ describe("the github worker", () => {
       const payload = example("pull_request_review", "submitted", fullName, (p) => { p.pull_request.number = pr.number; p.review.user.login = "greptile-apps[bot]"; });
       const d = await deliver("pull_request_review", payload);
       expect(d.status).toBe(202);
-      await waitUntil("the fix pushed", () => getDb().run.findFirst({ where: { pullRequestId: pr.id, kind: "reviewer_fix", mergeStatus: "pushed" } }), 45_000);
+      await waitUntil("the fix pushed", () => getDb().run.findFirst({ where: { pullRequestId: pr.id, kind: "reviewer_fix", mergeStatus: "pushed" } }), 90_000);
       expect(double.calls("POST", `/repos/${fullName}/issues/${pr.number}/comments`).map((c) => c.body)).toEqual([{ body: "@greptile" }]);
       const limited = double.requests.filter((r) => r.path === `/repos/${fullName}/pulls/${pr.number}/reviews`);
       expect(limited.length).toBeGreaterThanOrEqual(2);
@@ -38,10 +38,11 @@ describe("the github worker", () => {
       await waitUntil("the delivery processed", async () => {
         const row = await getDb().webhookDelivery.findUniqueOrThrow({ where: { provider_deliveryId: { provider: "github", deliveryId: d.deliveryId } } });
         return row.status === "processed";
-      }, 45_000);
+      }, 90_000);
       expect(await getDb().run.count({ where: { pullRequestId: pr.id, kind: "reviewer_fix" } })).toBe(1);
     } finally {
       await stopWorkerProcess(worker);
     }
-  });
+    // A worker start (up to 60 s), a sandboxed fix run behind a rate limit and the delivery's outcome.
+  }, 240_000);
 });
