@@ -38,15 +38,20 @@ describe("chaos: worker processes die", () => {
     await archiveProject(project);
     await waitUntil("the run to end", async () => (await getDb().run.findUnique({ where: { id: run.id } }))?.mergeStatus === "merged");
 
-    const tickJobs = async (states: JobType[]) => (await getQueue("tick").getJobs(states, 0, -1))
-      .filter((j) => j?.data.projectId === project.id).length;
+    const projectTicks = async (states: JobType[]) => (await getQueue("tick").getJobs(states, 0, -1))
+      .filter((j) => j?.data.projectId === project.id);
+    const tickJobs = async (states: JobType[]) => (await projectTicks(states)).length;
     // Settled: every wake-up the run and its merge recorded has been handed to BullMQ and
     // consumed. A tick that re-queued itself would never let this hold.
     await waitUntil("no wake-up pending", async () =>
       (await getDb().outbox.count()) === 0 && (await tickJobs(["waiting", "delayed", "active", "prioritized"])) === 0);
-    const before = await tickJobs(["completed", "failed", "waiting", "delayed", "active"]);
+    const all: JobType[] = ["completed", "failed", "waiting", "delayed", "active", "prioritized"];
+    const before = new Set((await projectTicks(all)).map((j) => j.id));
     await new Promise((r) => setTimeout(r, 3000));
-    expect(await tickJobs(["completed", "failed", "waiting", "delayed", "active"])).toBe(before);
+    // Named, so a failure says which wake-up came and why.
+    const added = (await projectTicks(all)).filter((j) => !before.has(j.id))
+      .map((j) => ({ name: j.name, reason: j.data.reason, at: new Date(j.timestamp).toISOString() }));
+    expect(added).toEqual([]);
     expect(await getQueue("tick").getJobScheduler(tickSchedulerId(project.id))).toBeUndefined();
     const state = await getDb().loopState.findUniqueOrThrow({ where: { projectId: project.id } });
     expect(state.tickLockedUntil).toBeNull();

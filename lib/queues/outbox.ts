@@ -1,3 +1,4 @@
+import type { PoolClient } from "pg";
 import { getPool, type Prisma } from "@/lib/db";
 import { getLogger } from "@/lib/log";
 import { enqueueMerge, enqueueTick } from "@/lib/queues/producers";
@@ -27,19 +28,37 @@ export async function recordOutbox(tx: Prisma.TransactionClient, messages: Outbo
 
 /**
  * Publishes committed messages at once and deletes them; never throws. Whatever Redis
- * refused stays in the table for the relay, so no state change hangs on an enqueue.
+ * refused stays in the table for the relay, so no state change hangs on an enqueue. The rows
+ * are claimed first (FOR UPDATE SKIP LOCKED, as the relay does): when the caller was slower
+ * than the relay's window and the relay already took a row (deleted it, or holds it while it
+ * publishes), that row is the relay's to send, so one wake-up is not delivered twice.
  */
 export async function publishOutbox(rows: Row[]): Promise<void> {
-  const sent: string[] = [];
+  if (rows.length === 0) return;
+  let client: PoolClient | undefined;
   try {
-    for (const row of rows) {
-      await publish(row.message);
-      sent.push(row.id);
+    client = await getPool().connect();
+    await client.query("BEGIN");
+    const { rows: held } = await client.query<{ id: string }>(
+      `SELECT id FROM "Outbox" WHERE id = ANY($1::bigint[]) FOR UPDATE SKIP LOCKED`, [rows.map((r) => r.id)]);
+    const mine = new Set(held.map((r) => String(r.id)));
+    const sent: string[] = [];
+    try {
+      for (const row of rows.filter((r) => mine.has(r.id))) {
+        await publish(row.message);
+        sent.push(row.id);
+      }
+    } catch (err) {
+      getLogger("outbox").warn({ err: (err as Error).message, left: mine.size - sent.length }, "wake-up kept in the outbox until Redis answers");
     }
+    if (sent.length) await client.query(`DELETE FROM "Outbox" WHERE id = ANY($1::bigint[])`, [sent]);
+    await client.query("COMMIT");
   } catch (err) {
-    getLogger("outbox").warn({ err: (err as Error).message, left: rows.length - sent.length }, "wake-up kept in the outbox until Redis answers");
+    await client?.query("ROLLBACK").catch(() => {});
+    getLogger("outbox").warn({ err: (err as Error).message }, "wake-up kept in the outbox for the relay");
+  } finally {
+    client?.release();
   }
-  if (sent.length) await getPool().query(`DELETE FROM "Outbox" WHERE id = ANY($1::bigint[])`, [sent]).catch(() => {});
 }
 
 /**
