@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { startChaosServices } from "./helpers/chaos";
-import { chaosProject, expectEveryPromptOnce, Fleet, startLoop, nextTickAfter, running, waitAllDone } from "./helpers/chaos-loop";
+import { CHAOS_ENV, chaosProject, expectEveryPromptOnce, Fleet, startLoop, nextTickAfter, running, waitAllDone } from "./helpers/chaos-loop";
 import { startWorkerProcess } from "./helpers/worker-process";
 import { waitUntil } from "./helpers/fixtures";
 import { getDb } from "@/lib/db";
@@ -35,7 +35,7 @@ describe("chaos: Postgres goes away", () => {
     const project = await chaosProject({ prompts: 3, maxParallel: 3, sleepMs: 500 });
     await chaos.stopPostgres();
     const withPassword = chaos.databaseUrl.replace("postgres@", "postgres:hunter2-secret@");
-    const worker = startWorkerProcess({ DATABASE_URL: withPassword, WORKER_ID: "w0", LEASE_TTL_MS: "3000", LEASE_RENEW_MS: "1000" });
+    const worker = startWorkerProcess({ DATABASE_URL: withPassword, WORKER_ID: "w0", ...CHAOS_ENV });
     fleet.workers.push(worker);
     await waitUntil("the waiting line", async () => worker.output().includes(`waiting for Postgres at 127.0.0.1:${chaos.pgPort}…`));
     await new Promise((r) => setTimeout(r, 3000));

@@ -8,7 +8,9 @@ import { createTeamWithProject, peakConcurrency, waitForCount, waitUntil } from 
 import { startWorkerProcess, stopWorkerProcess, waitForWorkers } from "./worker-process";
 
 export const TICK_MS = 1000;
-export const LEASE_TTL_MS = 3000;
+// Six renewals may be missed before a lease lapses (and a worker has six seconds to renew after
+// Postgres returns): with 3 s, a worker stalled on a loaded 2-core machine lost live runs.
+export const LEASE_TTL_MS = 6000;
 export const SWEEP_MS = 500;
 export const CHAOS_ENV = { LEASE_TTL_MS: String(LEASE_TTL_MS), LEASE_RENEW_MS: "1000", SWEEP_INTERVAL_MS: String(SWEEP_MS) };
 
