@@ -7,7 +7,7 @@ export const LAYERS = [
   ["projects", "teams", "profiles"],
   ["runs"],
   ["github"],
-  ["prompts", "approvals"],
+  ["prompts", "approvals", "threads"],
   ["events", "audit", "activity", "auth", "health", "sandbox", "credentials"],
   ["queues", "db", "redis", "run-statuses"],
   ["git", "agents", "demo", "spend"],

@@ -24,6 +24,8 @@ import { PATCH as patchProfile } from "@/app/api/agent-profiles/[id]/route";
 import { DELETE as disconnectGithub } from "@/app/api/projects/[id]/github/route";
 import { POST as setCredential } from "@/app/api/team/credentials/route";
 import { DELETE as deleteCredential } from "@/app/api/team/credentials/[name]/route";
+import { POST as postThread } from "@/app/api/threads/route";
+import { POST as postTurn } from "@/app/api/threads/[id]/turns/route";
 import { encryptSecret } from "@/lib/crypto/secrets";
 import { createDemoRepo } from "@/lib/demo/repo";
 import { addMember, createTeamWithProject, tempRepoPath } from "./helpers/fixtures";
@@ -203,6 +205,18 @@ const endpoints: Endpoint[] = [
     setup: async (f) => (await pendingApproval(f)).id,
     call: (id, t) => decide(request("POST", `/api/approvals/${id}`, t, { decision: "approve", comment: "ok" }), params(id)),
     state: async (id) => (await getDb().approval.findUniqueOrThrow({ where: { id } })).status,
+  },
+  {
+    name: "POST /api/threads", min: "operator",
+    setup: async (f) => f.project.id,
+    call: (id, t) => postThread(request("POST", "/api/threads", t, { projectId: id, title: "walk" }), noParams),
+    state: (id) => getDb().thread.count({ where: { projectId: id } }),
+  },
+  {
+    name: "POST /api/threads/:id/turns", min: "operator",
+    setup: async (f) => (await getDb().thread.create({ data: { projectId: f.project.id, title: "walk" } })).id,
+    call: (id, t) => postTurn(request("POST", `/api/threads/${id}/turns`, t, { text: "walk" }), params(id)),
+    state: (id) => getDb().turn.count({ where: { threadId: id } }),
   },
   {
     name: "PATCH /api/approvals/policy/:projectId", min: "admin",

@@ -12,7 +12,9 @@ export type EventType =
   | "started" | "stopped" | "paused" | "resumed"
   | "taskAssigned" | "taskCompleted" | "taskFailed" | "allDone"
   | "branchChange" | "agentsChange" | "promptsChange" | "loopStatus"
-  | "runChange" | "projectChange" | "activity";
+  | "runChange" | "projectChange" | "activity"
+  // A thread gained a turn or changed (threadId, seq); a run of its turns changed status.
+  | "threadChange" | "message_status";
 
 export interface TeamEvent {
   type: EventType;
@@ -20,4 +22,10 @@ export interface TeamEvent {
   runId?: string;
   promptId?: string;
   message?: string;
+  threadId?: string;
+  /** threadChange: the new turn's sequence number. */
+  seq?: number;
+  /** message_status: the status the turns reached, and which turns ("all": every turn). */
+  status?: "sent" | "delivered" | "evaluated";
+  seqs?: number[] | "all";
 }
