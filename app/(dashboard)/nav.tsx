@@ -4,6 +4,7 @@ import Link from "next/link";
 const links = [
   { href: "/", label: "Projects" },
   { href: "/profiles", label: "Agents" },
+  { href: "/threads", label: "Threads" },
   { href: "/approvals", label: "Approvals" },
   { href: "/team", label: "Team" },
   { href: "/audit", label: "Audit" },

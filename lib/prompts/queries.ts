@@ -13,7 +13,6 @@ export function getPromptDetail(promptId: string) {
       project: { select: { id: true, name: true } },
       runs: { orderBy: { queuedAt: "desc" }, select: { id: true, status: true, attempt: true, kind: true, queuedAt: true, finishedAt: true, mergeStatus: true, exitCode: true, error: true } },
       pullRequests: { select: { id: true, number: true, url: true, state: true } },
-      threads: { include: { turns: { orderBy: { seq: "asc" } } } },
     },
   });
 }

@@ -49,3 +49,11 @@ export async function listThreads(actor: Actor, projectId?: string) {
 }
 
 export type ThreadSummary = Awaited<ReturnType<typeof listThreads>>[number];
+
+/** The projects the actor may open a thread in (a project-scoped token: its own only). */
+export function threadProjects(actor: Actor) {
+  return getDb().project.findMany({
+    where: { teamId: actor.teamId, archivedAt: null, ...(actor.projectId ? { id: actor.projectId } : {}) },
+    orderBy: { name: "asc" }, select: { id: true, name: true },
+  });
+}

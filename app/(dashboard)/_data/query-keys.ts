@@ -13,6 +13,8 @@ export const queryKeys = {
   activity: (projectId: string, type?: string) => ["project", projectId, "activity", ...(type === undefined ? [] : [type])] as const,
   run: (id: string) => ["run", id] as const,
   prompt: (id: string) => ["prompt", id] as const,
+  threads: () => ["threads"] as const,
+  thread: (id: string) => ["thread", id] as const,
 };
 
 const LOOP = new Set(["started", "stopped", "paused", "resumed", "loopStatus", "branchChange", "projectChange", "agentsChange", "allDone"]);
@@ -32,5 +34,7 @@ export function invalidationsFor(event: LiveEvent): InvalidateQueryFilters[] {
   }
   if (event.runId) out.push({ queryKey: queryKeys.run(event.runId) });
   if (event.promptId) out.push({ queryKey: queryKeys.prompt(event.promptId) });
+  // A new turn or a receipt: the thread and the list (last turn, unread count) re-read.
+  if (event.threadId) out.push({ queryKey: queryKeys.thread(event.threadId) }, { queryKey: queryKeys.threads() });
   return out;
 }

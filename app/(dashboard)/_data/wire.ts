@@ -15,3 +15,6 @@ export type PromptRow = Row<typeof listPrompts>[number];
 export type RunRow = Row<typeof listRuns>[number];
 export type ActivityRow = Row<typeof listActivity>[number];
 export type RunJson = NonNullable<Row<typeof getRunDetail>>;
+export type ThreadJson = Json<import("@/lib/threads/queries").ThreadDetail>;
+export type TurnJson = ThreadJson["turns"][number];
+export type ThreadSummaryJson = Json<import("@/lib/threads/queries").ThreadSummary>;

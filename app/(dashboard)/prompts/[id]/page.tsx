@@ -4,6 +4,8 @@ import { requirePromptProject } from "@/lib/auth/objects";
 import { getPromptDetail } from "@/lib/prompts/queries";
 import { roleAtLeast } from "@/lib/auth/access";
 import { orNotFound, requirePageActor } from "@/app/(dashboard)/current";
+import { ensurePromptThread } from "@/lib/threads/create";
+import { ThreadView } from "@/app/(dashboard)/threads/_components/thread-view";
 import { EditPrompt } from "./edit-prompt";
 
 export const dynamic = "force-dynamic";
@@ -14,6 +16,7 @@ export default async function PromptPage({ params }: { params: Promise<{ id: str
   await orNotFound(requirePromptProject(actor, id));
   const prompt = await getPromptDetail(id);
   const canEdit = roleAtLeast(viewer.role, "operator");
+  const thread = await ensurePromptThread(prompt);
   return (
     <div className="prompt">
       <p className="muted"><Link href={`/projects/${prompt.project.id}`}>{prompt.project.name}</Link></p>
@@ -45,14 +48,7 @@ export default async function PromptPage({ params }: { params: Promise<{ id: str
         <ul>{prompt.pullRequests.map((pr) => <li key={pr.id}><a href={pr.url}>#{pr.number}</a> {pr.state}</li>)}</ul>
       )}
       <h2>Conversation</h2>
-      {prompt.threads.flatMap((t) => t.turns).length === 0 ? <p className="muted">No messages about this prompt yet.</p> : (
-        <ol className="thread">
-          {prompt.threads.flatMap((t) => t.turns).map((turn) => (
-            <li key={turn.id}><strong>{turn.actor}</strong> <span className="small muted">{turn.status === "evaluated" ? "✓✓ read" : turn.status === "delivered" ? "✓ delivered" : "sent"}</span>
-              <div>{turn.content}</div></li>
-          ))}
-        </ol>
-      )}
+      <ThreadView threadId={thread.id} canWrite={canEdit} />
     </div>
   );
 }
