@@ -11,6 +11,7 @@ import { processMerge } from "@/workers/merge";
 import { processGithub } from "@/workers/github";
 import { reportSandboxStatus } from "@/lib/sandbox/status";
 import { startMaintenance } from "@/workers/maintenance";
+import { migrateReceipts } from "@/lib/lead/migrate";
 import { waitForDependencies } from "@/lib/health";
 
 async function main() {
@@ -36,6 +37,8 @@ async function main() {
     startWorker("merge", processMerge, { concurrency: 2 }),
     startWorker("github", processGithub, { concurrency: env.GITHUB_CONCURRENCY }),
   ];
+  // Before the lead's loop first looks: threads older than read receipts must not all wake at once.
+  await migrateReceipts();
   stopMaintenance = startMaintenance();
   log.info({ queues: workers.map((w) => w.name) }, "workers started");
 

@@ -3,9 +3,11 @@ import { getLogger } from "@/lib/log";
 import { sweepRuns } from "@/lib/runs/reconcile";
 import { ensureTickSchedules } from "@/lib/loop/schedules";
 import { relayOutbox } from "@/lib/queues";
+import { scanThreads } from "@/lib/lead/scan";
 
 // A queued run or merge whose job has not started this long after it should have is enqueued again.
 const REQUEUE_AFTER_MS = 15_000;
+const LEAD_SCAN_MS = 1_000;
 
 /** Repeats `work` every `ms` (never overlapping itself); one log line per kind of failure, not one per try. */
 function every(name: string, ms: number, work: () => Promise<unknown>) {
@@ -31,7 +33,7 @@ function every(name: string, ms: number, work: () => Promise<unknown>) {
 
 /**
  * What every worker process does besides its queues: the fleet-wide lease sweep, the
- * rebuild of tick schedules Redis forgot, and the outbox relay, all from Postgres, so none
+ * rebuild of tick schedules Redis forgot, the outbox relay and the lead agents' loop, all from Postgres, so none
  * depends on a project's own tick still being scheduled or on Redis having kept anything.
  */
 export function startMaintenance(): () => void {
@@ -43,6 +45,8 @@ export function startMaintenance(): () => void {
     }),
     every("schedules", env.SCHEDULE_CHECK_MS, () => ensureTickSchedules({ force: true })),
     every("outbox relay", env.OUTBOX_RELAY_MS, () => relayOutbox()),
+    // The lead's loop: a pass a second, as the conversation's pace needs and no faster.
+    every("lead", LEAD_SCAN_MS, () => scanThreads()),
   ];
   return () => stops.forEach((stop) => stop());
 }

@@ -6,6 +6,7 @@ import { announce } from "@/lib/events/publish";
 import { recordAudit, SYSTEM } from "@/lib/audit/record";
 import { clearSpawnCooldown, failPromptAttempt } from "@/lib/runs/finish-prompt";
 import { changePromptStatus } from "@/lib/prompts/transitions";
+import { finishLeadRun } from "@/lib/threads/lead-run";
 
 export interface RunOutcome {
   status: Extract<RunStatus, "succeeded" | "failed" | "timed_out" | "cancelled">;
@@ -51,7 +52,8 @@ export async function completeRun(runId: string, outcome: RunOutcome): Promise<b
     } else if (prompt && outcome.status !== "succeeded") {
       prompt = await failPromptAttempt(tx, prompt.id, outcome.failureLog ?? null, outcome.countAttempt ?? true, outcome.retry ?? true);
     }
-    await clearSpawnCooldown(tx, run.projectId);
+    // A lead run answers a thread; it never held one of the loop's spawn slots.
+    if (run.kind !== "lead") await clearSpawnCooldown(tx, run.projectId);
     // The merge and the wake-up commit with the outcome: Redis being away loses neither.
     const wakeUps: OutboxMessage[] = [{ kind: "tick", projectId: run.projectId, reason: `run ${outcome.status}` }];
     if (outcome.status === "succeeded" && outcome.commitSha) wakeUps.unshift({ kind: "merge", runId });
@@ -65,6 +67,7 @@ export async function completeRun(runId: string, outcome: RunOutcome): Promise<b
   if (!result) return false;
   const { run, prompt, outbox } = result;
   await revokeRunToken(runId);
+  if (run.kind === "lead") await finishLeadRun(run, outcome);
   await announce(run.project.teamId, { type: "agentsChange", projectId: run.projectId, runId });
   const label = prompt ? `P${prompt.number} ${prompt.title}` : `${run.kind} run`;
   const ids = { runId, promptId: prompt?.id };

@@ -20,6 +20,7 @@ import { prepareGithubClone } from "@/lib/github/repo";
 import { openRunSandbox, recordEgress } from "@/lib/runs/sandbox";
 import { refusal, runCeilings } from "@/lib/spend/ceilings";
 import { whenPostgresAnswers } from "@/lib/runs/backoff";
+import { leadPrompt } from "@/lib/threads/lead-run";
 
 
 // One transaction: a connection lost between the claim and the read must not leave a run
@@ -100,7 +101,9 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
   const credentials = await untilDb("credentials", () => credentialsForRun(project.teamId, profile.envAllowList));
   const childEnv = agentEnvironment({ allowList: profile.envAllowList, credentials, token, runId: run.id, projectId: project.id, promptId: prompt?.id ?? null });
   const adapter = underWatchdog(requireAdapter(profile.adapter), process.execPath);
-  const text = prompt ? `# P${prompt.number}: ${prompt.title}\n\n${prompt.body}` : plannerPrompt(project.planningKey);
+  const text = prompt ? `# P${prompt.number}: ${prompt.title}\n\n${prompt.body}`
+    : run.kind === "lead" && run.threadId ? await untilDb("thread", () => leadPrompt(run.threadId!, run.threadSeq ?? 0))
+    : plannerPrompt(project.planningKey);
 
   await untilDb("start", () => db.run.update({
     where: { id: run.id },
@@ -121,7 +124,8 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
     const egress = await sandbox.close();
     await untilDb("egress", () => recordEgress(run.id, egress));
   }
-  if (outcome.status !== "succeeded") return outcome;
+  // A lead answers in its thread; it changes no code, so nothing of its worktree is committed.
+  if (outcome.status !== "succeeded" || run.kind === "lead") return outcome;
   const title = prompt ? `feat(P${prompt.number}): ${prompt.title}` : `chore(${run.kind}): ${run.id}`;
   const commitSha = (await commitAll(wt.path, title, baseBranch))
     ?? ((await commitsAhead(repoPath, branch, baseBranch)) > 0 ? await headSha(wt.path) : null);

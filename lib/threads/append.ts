@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { getDb, type TurnModel as Turn } from "@/lib/db";
+import { getDb, type Prisma, type TurnModel as Turn } from "@/lib/db";
 import { ControlError } from "@/lib/errors";
 import { AccessError } from "@/lib/auth/access";
 import { announceThreadChange } from "@/lib/threads/events";
@@ -27,17 +27,43 @@ export interface AppendOptions {
 
 const input = z.object({ text: turnText });
 
+type Tx = Prisma.TransactionClient;
+
+/** Locks the thread row for the transaction; refuses a missing (404) or closed (409) thread. */
+export async function lockOpenThread(tx: Tx, threadId: string) {
+  const [thread] = await tx.$queryRaw<{ closedAt: Date | null; waitingForUser: boolean; lastProcessedAt: Date | null; idleRunAt: Date | null; projectId: string }[]>`
+    SELECT "closedAt", "waitingForUser", "lastProcessedAt", "idleRunAt", "projectId" FROM "Thread" WHERE id = ${threadId} FOR UPDATE`;
+  if (!thread) throw new AccessError(404, "thread not found");
+  if (thread.closedAt) throw new ControlError("thread", "is closed");
+  return thread;
+}
+
+/** Adds a turn inside a transaction that already holds the thread's lock (lockOpenThread). */
+export async function insertTurnLocked(tx: Tx, threadId: string, turn: NewTurn) {
+  const { text } = input.parse({ text: turn.text });
+  const last = await tx.turn.aggregate({ where: { threadId }, _max: { seq: true } });
+  const row = await tx.turn.create({
+    data: {
+      threadId, seq: (last._max.seq ?? 0) + 1, actor: turn.actor, actorId: turn.actorId ?? null,
+      action: turn.action ?? "message", content: text, target: turn.target ?? null, routedToAgentId: turn.routedTo ?? null,
+      waitingFor: turn.action === "wait" ? "person" : null,
+    },
+  });
+  // A person's word ends a wait; a wait turn starts one. Either way the thread was touched.
+  const waiting = turn.action === "wait" ? true : turn.actor === "person" ? false : undefined;
+  await tx.thread.update({ where: { id: threadId }, data: { updatedAt: new Date(), ...(waiting === undefined ? {} : { waitingForUser: waiting }) } });
+  return row;
+}
+
 /**
  * Adds a turn with the thread's next sequence number, status `sent`. The thread row is locked
  * for the transaction, so concurrent writers (any number of processes) get distinct, increasing
  * numbers and nobody writes into a thread that is being closed. Returns null when skipped.
  */
 export async function appendTurn(threadId: string, turn: NewTurn, opts: AppendOptions = {}): Promise<Turn | null> {
-  const { text } = input.parse({ text: turn.text });
+  input.parse({ text: turn.text });
   const created = await getDb().$transaction(async (tx) => {
-    const [thread] = await tx.$queryRaw<{ closedAt: Date | null }[]>`SELECT "closedAt" FROM "Thread" WHERE id = ${threadId} FOR UPDATE`;
-    if (!thread) throw new AccessError(404, "thread not found");
-    if (thread.closedAt) throw new ControlError("thread", "is closed");
+    await lockOpenThread(tx, threadId);
     if (opts.skipIfPending) {
       const pending = await tx.turn.findFirst({
         where: { threadId, actor: turn.actor, actorId: turn.actorId ?? null, action: turn.action ?? "message", status: { not: "evaluated" } },
@@ -45,18 +71,7 @@ export async function appendTurn(threadId: string, turn: NewTurn, opts: AppendOp
       });
       if (pending) return null;
     }
-    const last = await tx.turn.aggregate({ where: { threadId }, _max: { seq: true } });
-    const row = await tx.turn.create({
-      data: {
-        threadId, seq: (last._max.seq ?? 0) + 1, actor: turn.actor, actorId: turn.actorId ?? null,
-        action: turn.action ?? "message", content: text, target: turn.target ?? null, routedToAgentId: turn.routedTo ?? null,
-        waitingFor: turn.action === "wait" ? "person" : null,
-      },
-    });
-    // A person's word ends a wait; the lead's wait starts one. Either way the thread was touched.
-    const waiting = turn.action === "wait" ? true : turn.actor === "person" ? false : undefined;
-    await tx.thread.update({ where: { id: threadId }, data: { updatedAt: new Date(), ...(waiting === undefined ? {} : { waitingForUser: waiting }) } });
-    return row;
+    return insertTurnLocked(tx, threadId, turn);
   });
   if (created) await announceThreadChange(threadId, created.seq);
   return created;

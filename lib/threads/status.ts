@@ -58,3 +58,8 @@ export async function setTurnStatus(threadId: string, seq: number, status: TurnS
   if (statusRank(turn.status) > statusRank(status)) throw new ControlError("status", `cannot go back from ${turn.status} to ${status}`);
   return change;
 }
+
+/** Every turn up to `seq` (what a lead run was given) reached `evaluated`. */
+export function markEvaluatedUpTo(threadId: string, seq: number): Promise<StatusChange> {
+  return advance(threadId, "evaluated", Prisma.sql`AND seq <= ${seq}`, null);
+}
