@@ -72,7 +72,9 @@ export async function appendTurn(threadId: string, turn: NewTurn, opts: AppendOp
       if (pending) return null;
     }
     return insertTurnLocked(tx, threadId, turn);
-  });
+    // Writers to one busy thread queue on its lock, each holding a pooled connection: a burst
+    // waits its turn for a connection instead of failing after Prisma's default two seconds.
+  }, { maxWait: 30_000, timeout: 30_000 });
   if (created) await announceThreadChange(threadId, created.seq);
   return created;
 }
