@@ -180,4 +180,14 @@ describe("the lead agent's wake-up rule", () => {
     expect(await statuses(fresh.id)).toEqual(["1:person:sent"]);
     expect(await migrateReceipts()).toBe(0);
   });
+
+  it("evaluates the lead's route turn for a prompt when the worker's run of it ends", async () => {
+    const thread = await freshThread();
+    const prompt = await db().prompt.create({ data: { projectId: thread.projectId, planningKey: "p", number: 1, title: "Add login", body: "" } });
+    await appendTurn(thread.id, { actor: "lead", actorId: "lead-run", action: "route", text: "P1 goes to the queue", target: `prompt:${prompt.id}` });
+    const run = await db().run.create({ data: { projectId: thread.projectId, promptId: prompt.id, kind: "executor", adapter: "demo", status: "running" } });
+    await db().prompt.update({ where: { id: prompt.id }, data: { status: "in_progress" } });
+    await finish(run.id, "succeeded", "Login added.");
+    expect(await statuses(thread.id)).toEqual(["1:lead:evaluated"]);
+  });
 });

@@ -53,18 +53,33 @@ describe("the agents' MCP endpoint", () => {
 
     const noSummary = await client.callTool({ name: "wait_for_user", arguments: {} });
     expect(noSummary.isError).toBe(true);
-    expect(data(await client.callTool({ name: "wait_for_user", arguments: { summary: "Two prompts added; start them?" } }))).toEqual({ seq: 4, status: "sent" });
+    expect(data(await client.callTool({ name: "wait_for_user", arguments: { summary: "Two prompts added; start them?" } }))).toEqual({ seq: 6, status: "sent" });
     expect((await getDb().thread.findUniqueOrThrow({ where: { id: thread.id } })).waitingForUser).toBe(true);
-    expect(data(await client.callTool({ name: "complete_task", arguments: { summary: "Planned." } }))).toEqual({ seq: 5, status: "sent" });
+    expect(data(await client.callTool({ name: "complete_task", arguments: { summary: "Planned." } }))).toEqual({ seq: 7, status: "sent" });
 
     const turns = await getDb().turn.findMany({ where: { threadId: thread.id }, orderBy: { seq: "asc" } });
-    expect(turns.map((t) => [t.actor, t.action, t.actorId])).toEqual([
-      ["person", "message", "user:u"], ["lead", "message", run.id], ["lead", "progress", run.id], ["lead", "wait", run.id], ["lead", "result", run.id],
+    expect(turns.map((t) => [t.actor, t.action, t.actorId, t.target])).toEqual([
+      ["person", "message", "user:u", null], ["lead", "message", run.id, null], ["lead", "progress", run.id, null],
+      ["lead", "route", run.id, `prompt:${prompts[0].id}`], ["lead", "route", run.id, `prompt:${prompts[1].id}`],
+      ["lead", "wait", run.id, null], ["lead", "result", run.id, null],
     ]);
     const empty = await client.callTool({ name: "post_message", arguments: { text: "  " } });
     expect(empty.isError).toBe(true);
-    expect(await getDb().turn.count({ where: { threadId: thread.id } })).toBe(5);
+    expect(await getDb().turn.count({ where: { threadId: thread.id } })).toBe(7);
     await client.close();
+
+    // Outbound: the route turn follows the worker that takes the prompt.
+    const route = () => getDb().turn.findFirstOrThrow({ where: { threadId: thread.id, target: `prompt:${prompts[0].id}` } });
+    expect((await route()).status).toBe("sent");
+    const worker = await getDb().run.create({ data: { projectId: project.id, promptId: prompts[0].id, kind: "executor", adapter: "demo", agentProfileId: profile.id, status: "running" } });
+    const executor = await connect(await runToken(worker, team.id));
+    await executor.callTool({ name: "report_progress", arguments: { text: "started on the form" } });
+    expect((await route()).status).toBe("delivered");
+    await executor.callTool({ name: "report_progress", arguments: { text: "half way" } });
+    expect((await route()).status).toBe("delivered");
+    await executor.callTool({ name: "complete_task", arguments: { summary: "Form added." } });
+    expect((await route()).status).toBe("evaluated");
+    await executor.close();
   });
 
   it("writes an executor's turns into its prompt's thread as a worker, and refuses tokens that are not a run's", async () => {

@@ -7,6 +7,7 @@ import { recordAudit, SYSTEM } from "@/lib/audit/record";
 import { clearSpawnCooldown, failPromptAttempt } from "@/lib/runs/finish-prompt";
 import { changePromptStatus } from "@/lib/prompts/transitions";
 import { finishLeadRun } from "@/lib/threads/lead-run";
+import { advanceRoutes } from "@/lib/threads/routing";
 
 export interface RunOutcome {
   status: Extract<RunStatus, "succeeded" | "failed" | "timed_out" | "cancelled">;
@@ -68,6 +69,8 @@ export async function completeRun(runId: string, outcome: RunOutcome): Promise<b
   const { run, prompt, outbox } = result;
   await revokeRunToken(runId);
   if (run.kind === "lead") await finishLeadRun(run, outcome);
+  // The worker's result is in: the lead's route turn for this prompt is evaluated.
+  if (run.promptId) await advanceRoutes(run.promptId, "evaluated");
   await announce(run.project.teamId, { type: "agentsChange", projectId: run.projectId, runId });
   const label = prompt ? `P${prompt.number} ${prompt.title}` : `${run.kind} run`;
   const ids = { runId, promptId: prompt?.id };

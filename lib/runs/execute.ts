@@ -21,6 +21,7 @@ import { openRunSandbox, recordEgress } from "@/lib/runs/sandbox";
 import { refusal, runCeilings } from "@/lib/spend/ceilings";
 import { whenPostgresAnswers } from "@/lib/runs/backoff";
 import { leadPrompt } from "@/lib/threads/lead-run";
+import { advanceRoutes } from "@/lib/threads/routing";
 
 
 // One transaction: a connection lost between the claim and the read must not leave a run
@@ -110,6 +111,8 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
     data: { status: "running", startedAt: new Date(), branch, worktreePath: wt.path, baseSha: wt.baseSha },
   }));
   await announce(project.teamId, { type: "agentsChange", projectId: project.id, runId: run.id, promptId: prompt?.id });
+  // The worker has the task: a lead's route turn for this prompt is delivered.
+  if (prompt) await untilDb("route", () => advanceRoutes(prompt.id, "delivered"));
 
   // The agent and the verify command run confined; we commit once the sandbox has ended.
   const sandbox = await openRunSandbox({ worktree: wt.path, settings, adapter: profile.adapter, log: (line) => log.push(line) });

@@ -5,6 +5,7 @@ import { ControlError } from "@/lib/errors";
 import { createPrompt } from "@/lib/prompts/create";
 import { appendTurn, type NewTurn } from "@/lib/threads/append";
 import { markDelivered } from "@/lib/threads/status";
+import { advanceRoutes, promptTarget } from "@/lib/threads/routing";
 import { getDb } from "@/lib/db";
 import { turnText } from "@/lib/threads/schema";
 import type { AgentRun } from "@/lib/threads/agent-run";
@@ -45,8 +46,14 @@ export function agentMcpServer(actor: Actor, run: AgentRun): McpServer {
   });
 
   server.registerTool("post_message", { description: "Write a message to the thread.", inputSchema: { text: turnText } }, ({ text }) => write({ action: "message", text }));
-  server.registerTool("report_progress", { description: "Say how the work goes (does not wake the lead).", inputSchema: { text: turnText } }, ({ text }) => write({ action: "progress", text }));
-  server.registerTool("complete_task", { description: "Report the result of this run's work to the thread (wakes the lead).", inputSchema: { summary: turnText } }, ({ summary }) => write({ action: "result", text: summary }));
+  server.registerTool("report_progress", { description: "Say how the work goes (does not wake the lead).", inputSchema: { text: turnText } }, async ({ text }) => {
+    if (run.prompt) await advanceRoutes(run.prompt.id, "delivered");
+    return write({ action: "progress", text });
+  });
+  server.registerTool("complete_task", { description: "Report the result of this run's work to the thread (wakes the lead).", inputSchema: { summary: turnText } }, async ({ summary }) => {
+    if (run.prompt) await advanceRoutes(run.prompt.id, "evaluated");
+    return write({ action: "result", text: summary });
+  });
   server.registerTool("wait_for_user", {
     description: "Summarize findings and the actions a person can choose; the thread waits until a person writes.",
     inputSchema: { summary: turnText },
@@ -60,6 +67,10 @@ export function agentMcpServer(actor: Actor, run: AgentRun): McpServer {
     },
   }, async (input) => {
     const prompt = await createPrompt(actor, run.project, input);
+    // The lead's decision is a route turn in its thread, whose receipts follow the worker.
+    if (run.kind === "lead" && run.threadId) {
+      await appendTurn(run.threadId, { actor: "lead", actorId: run.id, action: "route", text: `P${prompt.number} ${prompt.title} goes to the queue`, target: promptTarget(prompt.id) });
+    }
     return json({ id: prompt.id, number: prompt.number, approval: prompt.approval });
   });
   return server;
