@@ -62,9 +62,6 @@ export default async function globalSetup() {
   process.env.E2E_EMAIL = "demo@ringmaster.local";
   process.env.E2E_PASSWORD = password;
   process.env.E2E_DATA_DIR = dataDir;
-  // Specs that play a back-end part (the thread receipts) reach the same database and streams.
-  process.env.E2E_DATABASE_URL = env.DATABASE_URL;
-  process.env.E2E_REDIS_PREFIX = env.REDIS_PREFIX;
   await waitForHealth(`http://127.0.0.1:${port}/api/health`, children);
 
   return async () => {
