@@ -4,7 +4,7 @@ import { planningKeyForBranch } from "@/lib/prompts/names";
 import { slugify } from "@/lib/slug";
 import { upsertTickScheduler } from "@/lib/queues";
 import { projectInput, type ProjectInput } from "@/lib/projects/schema";
-import { requireRepoPath } from "@/lib/projects/repo-path";
+import { checkLocalRepository } from "@/lib/projects/repo-check";
 
 async function uniqueSlug(teamId: string, name: string): Promise<string> {
   const base = slugify(name) || "project";
@@ -20,7 +20,10 @@ async function uniqueSlug(teamId: string, name: string): Promise<string> {
 /** Creates a project with its settings and loop state, and schedules its tick. */
 export async function createProject(teamId: string, raw: ProjectInput, settings: { loopEnabled?: boolean; plannerEnabled?: boolean; maxParallel?: number } = {}, by: AuditBy = SYSTEM) {
   const input = projectInput.parse(raw);
-  const repoPath = input.repoKind === "local" ? await requireRepoPath(teamId, input.repoPath!) : null;
+  // A missing folder, one that is no repository or a branch that is not there would only fail
+  // the runs later (and a wrong branch would send work elsewhere): refused here, by field.
+  const repo = input.repoKind === "local" ? await checkLocalRepository(teamId, input.repoPath!, input.baseBranch, { init: input.initRepository }) : null;
+  const repoPath = repo?.repoPath ?? null;
   const slug = await uniqueSlug(teamId, input.name);
   const project = await getDb().project.create({
     data: {
@@ -47,6 +50,6 @@ export async function createProject(teamId: string, raw: ProjectInput, settings:
     include: { settings: true },
   });
   await upsertTickScheduler(project.id, project.settings!.tickIntervalMs);
-  await recordAudit({ teamId, by, action: "project.created", target: { type: "project", id: project.id }, after: { name: project.name, repoKind: project.repoKind, repoPath: project.repoPath, baseBranch: project.baseBranch } });
+  await recordAudit({ teamId, by, action: "project.created", target: { type: "project", id: project.id }, after: { name: project.name, repoKind: project.repoKind, repoPath: project.repoPath, baseBranch: project.baseBranch, ...(repo?.created ? { repositoryCreated: true } : {}) } });
   return project;
 }

@@ -12,6 +12,8 @@ export const projectInput = z
     baseBranch: branchNameField.default("main"),
     executorProfileId: z.string().optional(),
     plannerProfileId: z.string().optional(),
+    // The folder is empty and the person asked for a new repository there.
+    initRepository: z.boolean().optional(),
   })
   .superRefine((v, ctx) => {
     if (v.repoKind === "local" && !v.repoPath?.startsWith("/")) {

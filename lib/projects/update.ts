@@ -4,7 +4,8 @@ import { SYSTEM, type AuditBy } from "@/lib/audit/record";
 import { removeTickScheduler } from "@/lib/queues";
 import { recordChange } from "@/lib/activity/change";
 import { branchNameField } from "@/lib/git/ref-name";
-import { requireRepoPath } from "@/lib/projects/repo-path";
+import { checkLocalRepository } from "@/lib/projects/repo-check";
+import { requireGithubBranchHead } from "@/lib/github/branch-head";
 
 export const projectPatch = z.object({
   name: z.string().trim().min(1, "is required").max(100, "must be at most 100 characters"),
@@ -13,12 +14,17 @@ export const projectPatch = z.object({
 }).partial().strict();
 
 /** Renames a project or points it at another repository path or base branch. */
-export async function updateProject(project: { id: string; teamId: string; repoKind: string; name: string; repoPath: string | null; baseBranch: string }, raw: unknown, by: AuditBy = SYSTEM) {
+export async function updateProject(project: { id: string; teamId: string; repoKind: string; name: string; repoPath: string | null; baseBranch: string; githubOwner: string | null; githubRepo: string | null; githubConnectionId: string | null }, raw: unknown, by: AuditBy = SYSTEM) {
   const patch = projectPatch.parse(raw);
   if (patch.repoPath && project.repoKind !== "local") {
     throw new z.ZodError([{ code: "custom", path: ["repoPath"], message: "applies to local repositories only", input: patch.repoPath }]);
   }
-  if (patch.repoPath) patch.repoPath = await requireRepoPath(project.teamId, patch.repoPath);
+  // Every change of path or branch is checked as at create: the pair must name a real branch.
+  if (project.repoKind === "local" && (patch.repoPath || patch.baseBranch)) {
+    const checked = await checkLocalRepository(project.teamId, patch.repoPath ?? project.repoPath!, patch.baseBranch ?? project.baseBranch);
+    if (patch.repoPath) patch.repoPath = checked.repoPath;
+  }
+  if (project.repoKind === "github" && patch.baseBranch) await requireGithubBranchHead(project, patch.baseBranch);
   const updated = await getDb().project.update({ where: { id: project.id }, data: patch });
   const before = Object.fromEntries(Object.keys(patch).map((k) => [k, project[k as keyof typeof patch]]));
   await recordChange(project, {
