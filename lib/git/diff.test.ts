@@ -1,7 +1,7 @@
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { diffSummary } from "@/lib/git/diff";
+import { diffPatch, diffSummary } from "@/lib/git/diff";
 import { git } from "@/lib/git/run";
 import { commitFiles, makeSandbox, writeFiles } from "@/lib/git/testing";
 import { createWorktree } from "@/lib/git/worktree-create";
@@ -34,5 +34,31 @@ describe("diffSummary", () => {
     const { repo, worktrees } = await makeSandbox();
     const { path, baseSha } = await createWorktree({ repoPath: repo, path: join(worktrees, "r"), branch: "ringmaster/1-x", baseBranch: "main" });
     expect(await diffSummary(path, baseSha)).toEqual({ files: 0, insertions: 0, deletions: 0, changed: [] });
+  });
+});
+
+describe("diffPatch", () => {
+  it("gives whole files until the line budget is spent, and says it left some out", async () => {
+    const { repo, worktrees } = await makeSandbox();
+    const { path, baseSha } = await createWorktree({ repoPath: repo, path: join(worktrees, "r"), branch: "ringmaster/1-x", baseBranch: "main" });
+    await commitFiles(path, { "a.txt": "1\n2\n", "b.txt": "x\ny\nz\n", "c d.txt": "q\n" }, "add");
+    const head = (await git(path, ["rev-parse", "HEAD"])).trim();
+    const { changed } = await diffSummary(path, baseSha, head);
+
+    const all = await diffPatch(path, baseSha, changed, head);
+    expect(all.truncated).toBe(false);
+    expect(all.patch.match(/^diff --git /gm)).toHaveLength(3);
+    expect(all.patch).toContain("+++ b/c d.txt");
+    expect(all.patch).toContain("@@ -0,0 +1 @@\n+q\n");
+
+    const someLines = await diffPatch(path, baseSha, changed, head, { lines: 4, bytes: 1_000_000 });
+    expect(someLines.truncated).toBe(true);
+    expect(someLines.patch).toContain("+++ b/a.txt");
+    expect(someLines.patch).not.toContain("b.txt");
+
+    // A byte limit cuts before a file's section, never inside a hunk.
+    const firstFile = all.patch.indexOf("\ndiff --git ", 1) + 1;
+    const someBytes = await diffPatch(path, baseSha, changed, head, { lines: 1000, bytes: firstFile + 5 });
+    expect(someBytes).toEqual({ patch: all.patch.slice(0, firstFile), truncated: true });
   });
 });

@@ -1,6 +1,6 @@
 export { assertNotBaseBranch, requireRunBranch, runBranchName, RunBranchError } from "@/lib/git/branch-name";
 export { commitAll } from "@/lib/git/commit";
-export { diffSummary, type ChangedFile, type DiffSummary } from "@/lib/git/diff";
+export { diffPatch, diffSummary, PATCH_LIMITS, type ChangedFile, type DiffPatch, type DiffSummary } from "@/lib/git/diff";
 export { mergeIntoBase, type MergeInput, type MergeRefusal, type MergeResult } from "@/lib/git/merge";
 export { rebaseOntoBase, type RebaseResult } from "@/lib/git/rebase";
 export { branchExists, branchSha, commitsAhead, currentBranch, hasUnmergedCommits, headSha, isAncestor, isClean } from "@/lib/git/refs";

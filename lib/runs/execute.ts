@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { getDb } from "@/lib/db";
+import { recordRunDiff } from "@/lib/runs/diff";
 import { getEnv } from "@/lib/env";
 import { dataDir } from "@/lib/data-dir";
 import { workerId } from "@/lib/worker-id";
@@ -132,6 +133,7 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
   const title = prompt ? `feat(P${prompt.number}): ${prompt.title}` : `chore(${run.kind}): ${run.id}`;
   const commitSha = (await commitAll(wt.path, title, baseBranch))
     ?? ((await commitsAhead(repoPath, branch, baseBranch)) > 0 ? await headSha(wt.path) : null);
+  if (commitSha) await recordRunDiff(run.id, wt.path, wt.baseSha, commitSha);
   return { ...outcome, commitSha };
 }
 

@@ -68,7 +68,7 @@ export async function mergeRun(runId: string): Promise<MergeStatus | null> {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`merge:${project.id}`}))`;
     const outcome = await integrate(target, repoPath, baseBranch, project.settings);
     const now = new Date();
-    await tx.run.update({ where: { id: runId }, data: { mergeStatus: outcome.status, error: outcome.status === "merged" ? null : outcome.detail } });
+    await tx.run.update({ where: { id: runId }, data: { mergeStatus: outcome.status, error: outcome.status === "merged" ? null : outcome.detail, mergedSha: outcome.status === "merged" ? outcome.detail : undefined } });
     let prompt = run.prompt;
     if (prompt && outcome.status === "merged") {
       await changePromptStatus(prompt.id, { from: "in_progress", to: "done" }, tx, now);

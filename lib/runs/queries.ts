@@ -1,6 +1,7 @@
 import { LIVE_RUN_STATUSES } from "@/lib/run-statuses";
 import { getDb, type Prisma } from "@/lib/db";
-import { diffSummary } from "@/lib/git";
+import { getRunDiff } from "@/lib/runs/diff";
+import { repoGitUrl } from "@/lib/github/repo";
 
 const runListSelect = {
   id: true, kind: true, status: true, attempt: true, adapter: true, model: true, promptId: true,
@@ -18,13 +19,30 @@ export async function listRuns(projectId: string, opts: { live?: boolean; take?:
   });
 }
 
-/** A run with what its page shows; the diff is read from the worktree while it exists. */
+/** A run with what its page shows: its kept diff, or the live one of a run still at work. */
 export async function getRunDetail(runId: string) {
   const run = await getDb().run.findUnique({
     where: { id: runId },
-    include: { prompt: { select: { id: true, number: true, title: true } }, pullRequest: { select: { url: true, number: true, state: true } }, project: { select: { id: true, name: true, teamId: true } } },
+    include: {
+      prompt: { select: { id: true, number: true, title: true } }, pullRequest: { select: { url: true, number: true, state: true } },
+      project: { select: { id: true, name: true, teamId: true, repoKind: true, githubOwner: true, githubRepo: true, githubConnectionId: true } },
+    },
   });
   if (!run) return null;
-  const diff = run.worktreePath && run.baseSha ? await diffSummary(run.worktreePath, run.baseSha).catch(() => null) : null;
-  return { ...run, diff };
+  return { ...run, diff: await getRunDiff(run), links: githubLinks(run) };
+}
+
+// Links to the work on GitHub, for a connected GitHub project: the branch while it is there, the commit.
+function githubLinks(run: { branch: string | null; commitSha: string | null; mergedSha: string | null; project: { repoKind: string; githubOwner: string | null; githubRepo: string | null; githubConnectionId: string | null } }) {
+  const { project } = run;
+  if (project.repoKind !== "github" || !project.githubConnectionId || !project.githubOwner || !project.githubRepo) return null;
+  // The web address of the repository is its clone URL without ".git" (github.com or the operator's GitHub Enterprise).
+  const clone = repoGitUrl(project.githubOwner, project.githubRepo);
+  if (!/^https?:\/\//.test(clone)) return null;
+  const repo = clone.replace(/\.git$/, "");
+  const sha = run.mergedSha ?? run.commitSha;
+  return {
+    branch: run.branch ? `${repo}/tree/${run.branch.split("/").map(encodeURIComponent).join("/")}` : null,
+    commit: sha ? `${repo}/commit/${sha}` : null,
+  };
 }

@@ -9,5 +9,5 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
   const { id } = await params;
   const { viewer, actor } = await requirePageActor();
   await orNotFound(requireRunProject(actor, id));
-  return <RunDetail runId={id} canOperate={roleAtLeast(viewer.role, "operator")} />;
+  return <RunDetail runId={id} canOperate={roleAtLeast(viewer.role, "operator")} canAdmin={roleAtLeast(viewer.role, "admin")} />;
 }

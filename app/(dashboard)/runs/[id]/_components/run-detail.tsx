@@ -10,8 +10,10 @@ import { useApiMutation } from "@/app/(dashboard)/_data/use-api-mutation";
 import { queryKeys } from "@/app/(dashboard)/_data/query-keys";
 import { isLiveRunStatus } from "@/lib/run-statuses";
 import { EgressFacts } from "./egress-facts";
+import { RunDiff } from "./run-diff";
+import { RunWork } from "./run-work";
 
-export function RunDetail({ runId, canOperate }: { runId: string; canOperate: boolean }) {
+export function RunDetail({ runId, canOperate, canAdmin }: { runId: string; canOperate: boolean; canAdmin: boolean }) {
   const { data } = useRun(runId);
   const log = useRunLog(runId);
   const now = useNow();
@@ -20,6 +22,8 @@ export function RunDetail({ runId, canOperate }: { runId: string; canOperate: bo
   const live = isLiveRunStatus(data.status);
   const started = data.startedAt ? new Date(data.startedAt).getTime() : null;
   const elapsed = started ? (data.finishedAt ? new Date(data.finishedAt).getTime() : now) - started : null;
+  // A finished run's changes come before its log: they are what a reviewer looks for first.
+  const changes = data.diff && data.diff.files.length > 0 ? <RunDiff diff={data.diff} /> : null;
   return (
     <div className="run">
       <p className="muted"><Link href={`/projects/${data.project.id}`}>{data.project.name}</Link>
@@ -32,21 +36,20 @@ export function RunDetail({ runId, canOperate }: { runId: string; canOperate: bo
         <div><dt>Agent</dt><dd>{data.adapter}{data.model ? ` · ${data.model}` : ""} · attempt {data.attempt}</dd></div>
         <div><dt>Time</dt><dd>{elapsed !== null ? formatDuration(elapsed) : "not started"}</dd></div>
         <div><dt>Exit</dt><dd>{data.exitCode ?? data.signal ?? "—"}</dd></div>
-        <div><dt>Branch</dt><dd><code>{data.branch ?? "—"}</code></dd></div>
-        <div><dt>Commit</dt><dd><code>{data.commitSha?.slice(0, 10) ?? "—"}</code>{data.mergeStatus && <> · merge {data.mergeStatus}</>}</dd></div>
         <div><dt>Cost</dt><dd>{data.costUsd !== null ? `$${data.costUsd.toFixed(4)}` : "—"}{data.inputTokens !== null && <> · {data.inputTokens}/{data.outputTokens} tokens</>}</dd></div>
-        {data.pullRequest && <div><dt>Pull request</dt><dd><a href={data.pullRequest.url}>#{data.pullRequest.number}</a> ({data.pullRequest.state})</dd></div>}
         <EgressFacts egress={data.egress} />
-        {data.diff && <div><dt>Diff</dt><dd>{data.diff.files} files, +{data.diff.insertions} −{data.diff.deletions}</dd></div>}
       </dl>
+      <RunWork run={data} canAdmin={canAdmin} />
       {data.error && <p className="error">{data.error}</p>}
       {cancel.error && <p className="error" role="alert">{cancel.error.message}</p>}
+      {!live && changes}
       <div className="row spread">
         <h2>Log</h2>
         <span className="small muted" data-testid="log-status">{log.status === "ended" ? "complete" : log.status}</span>
       </div>
       <LogView adapter={data.adapter} lines={log.lines} follow={live} />
       {data.logTruncated && <p className="small warn">The stored log was capped; the marker shows where output was cut.</p>}
+      {live && changes}
     </div>
   );
 }
