@@ -4,6 +4,7 @@ import { SYSTEM, type AuditBy } from "@/lib/audit/record";
 import { removeTickScheduler } from "@/lib/queues";
 import { recordChange } from "@/lib/activity/change";
 import { branchNameField } from "@/lib/git/ref-name";
+import { planningKeyForBranch } from "@/lib/prompts/names";
 import { checkLocalRepository } from "@/lib/projects/repo-check";
 import { requireGithubBranchHead } from "@/lib/github/branch-head";
 
@@ -25,7 +26,9 @@ export async function updateProject(project: { id: string; teamId: string; repoK
     if (patch.repoPath) patch.repoPath = checked.repoPath;
   }
   if (project.repoKind === "github" && patch.baseBranch) await requireGithubBranchHead(project, patch.baseBranch);
-  const updated = await getDb().project.update({ where: { id: project.id }, data: patch });
+  // A GitHub project has no checkout whose branch could tell: its runs follow the base branch set here.
+  const follow = project.repoKind === "github" && patch.baseBranch ? { activeBranch: patch.baseBranch, planningKey: planningKeyForBranch(patch.baseBranch) } : {};
+  const updated = await getDb().project.update({ where: { id: project.id }, data: { ...patch, ...follow } });
   const before = Object.fromEntries(Object.keys(patch).map((k) => [k, project[k as keyof typeof patch]]));
   await recordChange(project, {
     audit: { by, action: "project.updated", target: { type: "project", id: project.id }, before, after: patch },

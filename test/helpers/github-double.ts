@@ -88,6 +88,18 @@ export class GithubDouble {
     return execFileSync("git", ["rev-parse", `refs/heads/${branch}`], { cwd: join(this.remotesRoot, owner, `${name}.git`), stdio: ["ignore", "pipe", "pipe"] }).toString().trim();
   }
 
+  // GET /repos/{owner}/{repo}/branches/{branch}, read from the bare repository like the head shas.
+  private branchJson(fullName: string, branch: string): [number, Json] {
+    const [owner, name] = fullName.split("/");
+    try {
+      const out = execFileSync("git", ["log", "-1", "--format=%H%x00%B", `refs/heads/${branch}`], { cwd: join(this.remotesRoot, owner, `${name}.git`), stdio: ["ignore", "pipe", "pipe"] }).toString();
+      const [sha, message] = out.split("\0");
+      return [200, { name: branch, commit: { sha, commit: { message: message.trim(), author: { name: "e2e" } } }, protected: false }];
+    } catch {
+      return [404, { message: "Branch not found", documentation_url: "https://docs.github.com/rest/branches/branches#get-a-branch" }];
+    }
+  }
+
   private push(map: Map<number, Item[]>, number: number, fields: Omit<Item, "id" | "created_at">): Item {
     const item = { id: this.nextId++, created_at: new Date().toISOString(), ...fields } as Item;
     map.set(number, [...(map.get(number) ?? []), item]);
@@ -154,6 +166,8 @@ export class GithubDouble {
     const repo = this.repo(fullName);
     const rest = m[3] ?? "";
     const key = `${r.method} ${rest.replace(/\/\d+/g, "/:n").replace(/\/commits\/[^/]+/, "/commits/:ref")}`;
+    const branch = /^\/branches\/(.+)$/.exec(rest)?.[1];
+    if (r.method === "GET" && branch) return this.branchJson(fullName, decodeURIComponent(branch));
     const n = Number(/\/(\d+)/.exec(rest)?.[1]);
     const ref = /\/commits\/([^/]+)/.exec(rest)?.[1];
     switch (key) {

@@ -11,6 +11,8 @@ export const queryKeys = {
   prompts: (projectId: string) => ["project", projectId, "prompts"] as const,
   runs: (projectId: string) => ["project", projectId, "runs"] as const,
   activity: (projectId: string, type?: string) => ["project", projectId, "activity", ...(type === undefined ? [] : [type])] as const,
+  github: (projectId: string) => ["project", projectId, "github"] as const,
+  githubDeliveries: (projectId: string) => ["project", projectId, "github", "deliveries"] as const,
   run: (id: string) => ["run", id] as const,
   prompt: (id: string) => ["prompt", id] as const,
   threads: () => ["threads"] as const,

@@ -4,6 +4,7 @@ import { getProjectSettings } from "@/lib/projects/settings";
 import { roleAtLeast } from "@/lib/auth/access";
 import { orNotFound, requirePageActor } from "@/app/(dashboard)/current";
 import { SettingsForm } from "./settings-form";
+import { GithubSection } from "./github-section";
 import { ProjectForm } from "./project-form";
 import { getEnv } from "@/lib/env";
 import { EGRESS_PRESETS } from "@/lib/sandbox/presets";
@@ -22,6 +23,13 @@ export default async function SettingsPage({ params }: { params: Promise<{ id: s
     <>
       <h1>{project.name}: settings</h1>
       <ProjectForm id={id} name={project.name} repoKind={project.repoKind} repoPath={project.repoPath} baseBranch={project.baseBranch} readOnly={!roleAtLeast(viewer.role, "admin")} />
+      {project.repoKind === "github" && (
+        <>
+          <h2>GitHub</h2>
+          <GithubSection projectId={id} repository={`${project.githubOwner}/${project.githubRepo}`} canAdmin={roleAtLeast(viewer.role, "admin")}
+            webhookUrl={new URL("/api/webhooks/github", env.APP_URL).toString()} />
+        </>
+      )}
       <h2>Loop and agents</h2>
       <SandboxNotice unsandboxed={settings.unsandboxed} always />
       <SettingsForm projectId={id} initial={settings} profiles={profiles} presets={presets} readOnly={!roleAtLeast(viewer.role, "admin")} />
