@@ -42,7 +42,7 @@ describe("GitHub from the project settings", () => {
   });
 
   it("lists the project's last deliveries with their status, newest first, without payloads", async () => {
-    const { project, token, fullName } = await createGithubProject(double);
+    const { project, fullName } = await createGithubProject(double);
     const first = await deliver("push", example("push", undefined, fullName), WEBHOOK_SECRET, `dl-a-${project.id}`);
     expect(first.status).toBe(202);
     const second = await deliver("pull_request", example("pull_request", "opened", fullName), WEBHOOK_SECRET, `dl-b-${project.id}`);
