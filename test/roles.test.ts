@@ -19,6 +19,8 @@ import { POST as importPrompts } from "@/app/api/projects/[id]/prompts/import/ro
 import { PATCH as patchPrompt } from "@/app/api/prompts/[id]/route";
 import { POST as promptAction } from "@/app/api/prompts/[id]/actions/route";
 import { POST as cancelRun } from "@/app/api/runs/[id]/cancel/route";
+import { POST as discardRun } from "@/app/api/runs/[id]/discard/route";
+import { createWorktree } from "@/lib/git";
 import { POST as postProfile } from "@/app/api/agent-profiles/route";
 import { PATCH as patchProfile } from "@/app/api/agent-profiles/[id]/route";
 import { DELETE as disconnectGithub } from "@/app/api/projects/[id]/github/route";
@@ -116,6 +118,16 @@ const endpoints: Endpoint[] = [
     setup: async (f) => (await getDb().run.create({ data: { projectId: f.project.id, kind: "executor", adapter: "demo", status: "running" } })).id,
     call: (id, t) => cancelRun(request("POST", `/api/runs/${id}/cancel`, t), params(id)),
     state: async (id) => (await getDb().run.findUniqueOrThrow({ where: { id } })).status,
+  },
+  {
+    name: "POST /api/runs/:id/discard", min: "admin",
+    setup: async (f) => {
+      const branch = `ringmaster/walk-${unique()}`;
+      const wt = await createWorktree({ repoPath: f.repoPath, path: `${tempRepoPath("wt")}`, branch, baseBranch: "main" });
+      return (await getDb().run.create({ data: { projectId: f.project.id, kind: "executor", adapter: "demo", status: "succeeded", mergeStatus: "conflict", branch, worktreePath: wt.path, baseSha: wt.baseSha } })).id;
+    },
+    call: (id, t) => discardRun(request("POST", `/api/runs/${id}/discard`, t), params(id)),
+    state: async (id) => (await getDb().run.findUniqueOrThrow({ where: { id } })).worktreePath,
   },
   {
     name: "DELETE /api/projects/:id/github", min: "admin",
