@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { GithubDouble } from "@/test/helpers/github-double";
 
 const root = join(import.meta.dirname, "..");
 const adminUrl = process.env.TEST_DATABASE_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
@@ -35,6 +36,9 @@ export default async function globalSetup() {
   u.pathname = `/${dbName}`;
   const dataDir = mkdtempSync(join(tmpdir(), "ringmaster-e2e-"));
   const port = process.env.E2E_PORT ?? "3210";
+  // GitHub is out of reach here: a local double speaking its REST API stands in, its "remote"
+  // repositories bare ones under E2E_GITHUB_REMOTES (specs create them there).
+  const github = await new GithubDouble(mkdtempSync(join(tmpdir(), "ringmaster-e2e-remotes-"))).start();
   const password = `e2e-${randomBytes(6).toString("hex")}`;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -48,6 +52,8 @@ export default async function globalSetup() {
     ENCRYPTION_KEY: randomBytes(32).toString("hex"),
     DEMO_PASSWORD: password,
     LOG_LEVEL: "warn",
+    GITHUB_API_URL: github.url,
+    GITHUB_GIT_URL: join(github.remotesRoot, "{owner}", "{repo}.git"),
   };
   await admin(`CREATE DATABASE "${dbName}"`);
   const tsx = join(root, "node_modules", ".bin", "tsx");
@@ -62,11 +68,14 @@ export default async function globalSetup() {
   process.env.E2E_EMAIL = "demo@ringmaster.local";
   process.env.E2E_PASSWORD = password;
   process.env.E2E_DATA_DIR = dataDir;
+  process.env.E2E_GITHUB_REMOTES = github.remotesRoot;
   await waitForHealth(`http://127.0.0.1:${port}/api/health`, children);
 
   return async () => {
     await Promise.all(children.map((c) => c.exitCode !== null ? null : new Promise((r) => { c.once("exit", r); c.kill("SIGTERM"); })));
     await admin(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+    await github.stop();
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(github.remotesRoot, { recursive: true, force: true });
   };
 }

@@ -13,8 +13,8 @@ const invalid = (field: "repoPath" | "baseBranch", message: string, input: strin
 
 /** An empty folder where a repository was expected: the form offers to create one there. */
 export class EmptyFolderError extends DomainError {
-  constructor(path: string) {
-    super(400, "empty_folder", `repoPath ${path} is an empty folder: create a new repository there, or name an existing one`, "repoPath");
+  constructor() {
+    super(400, "empty_folder", "repoPath is an empty folder: create a new repository there, or name an existing one", "repoPath");
   }
 }
 
@@ -42,7 +42,7 @@ async function repositoryRoot(path: string): Promise<string | null> {
 export async function requireGitRepository(path: string): Promise<void> {
   const root = await repositoryRoot(path);
   if (root === path) return;
-  if ((await readdir(path).catch(() => null))?.length === 0) throw new EmptyFolderError(path);
+  if ((await readdir(path).catch(() => null))?.length === 0) throw new EmptyFolderError();
   if (root) throw invalid("repoPath", `is a folder inside the repository ${root}: name the repository itself`, path);
   throw invalid("repoPath", "is not a git repository (no .git found there)", path);
 }
@@ -57,7 +57,7 @@ export async function requireBranchHead(path: string, branch: string): Promise<B
   }
   const names = (await git(path, ["for-each-ref", "--count=10", "--format=%(refname:short)", "refs/heads"])).split("\n").filter(Boolean);
   const known = names.length ? `; branches there: ${names.join(", ")}` : "; the repository has no commits yet";
-  throw invalid("baseBranch", `does not exist in ${path}${known}`, branch);
+  throw invalid("baseBranch", `does not exist in this repository${known}`, branch);
 }
 
 /** Makes a new repository in an empty folder, with a first (empty) commit on the base branch. */

@@ -53,7 +53,7 @@ export function GithubSection({ projectId, repository, webhookUrl, canAdmin }: {
       <div className="panel">
         <h3>Webhook</h3>
         <p className="small">On GitHub: the repository&apos;s Settings → Webhooks → Add webhook (or the App&apos;s webhook settings).</p>
-        <dl className="facts">
+        <dl className="facts stack">
           <div><dt>Payload URL</dt><dd><pre className="copyable" data-testid="webhook-url">{webhookUrl}</pre></dd></div>
           <div><dt>Content type</dt><dd><code>application/json</code></dd></div>
           <div><dt>Events</dt><dd>Pull requests, pull request reviews and review comments, issue comments, check runs and suites, statuses, pushes</dd></div>

@@ -22,7 +22,7 @@ export function RunWork({ run, canAdmin }: { run: RunJson; canAdmin: boolean }) 
           : "—"}</dd></div>
         <div><dt>{landed ? "Merged commit" : "Commit"}</dt><dd>{sha
           ? <>{run.links?.commit ? <a href={run.links.commit}><code title={sha}>{short(sha)}</code></a> : <code title={sha}>{short(sha)}</code>}
-            {run.mergeStatus && <> · merge <span className={`badge ${run.mergeStatus}`}>{run.mergeStatus}</span></>}</>
+            {run.mergeStatus && <> <span className={`badge ${run.mergeStatus}`}>{landed ? "merged" : `merge ${run.mergeStatus}`}</span></>}</>
           : "—"}</dd></div>
         {run.pullRequest && <div><dt>Pull request</dt><dd><a href={run.pullRequest.url}>#{run.pullRequest.number}</a> ({run.pullRequest.state})</dd></div>}
       </dl>
