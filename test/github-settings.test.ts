@@ -5,6 +5,8 @@ import { getDb } from "@/lib/db";
 import { POST as testRoute } from "@/app/api/projects/[id]/github/test/route";
 import { GET as deliveriesRoute } from "@/app/api/projects/[id]/github/deliveries/route";
 import { PATCH as patchProject } from "@/app/api/projects/[id]/route";
+import { PUT as putConnection } from "@/app/api/projects/[id]/github/route";
+import { GET as getRunRoute } from "@/app/api/runs/[id]/route";
 import { createGithubProject, deliver, example, PAT, startGithubDouble, WEBHOOK_SECRET } from "./helpers/github-fixtures";
 import { createTeamWithProject } from "./helpers/fixtures";
 import { apiToken, params, request } from "./helpers/api";
@@ -39,6 +41,22 @@ describe("GitHub from the project settings", () => {
     expect((await refused.json()).error).toMatchObject({ field: "baseBranch", message: `baseBranch does not exist in ${fullName} on GitHub` });
     await getDb().project.update({ where: { id: project.id }, data: { baseBranch: "release", activeBranch: "release" } });
     expect(await (await testConnection(project.id, token)).json()).toEqual({ ok: false, step: "branch", message: `branch release does not exist in ${fullName} on GitHub` });
+  });
+
+  it("refuses to connect a project whose base branch GitHub does not have, naming the field", async () => {
+    const { project, token } = await createGithubProject(double);
+    await getDb().project.update({ where: { id: project.id }, data: { baseBranch: "release", activeBranch: "release" } });
+    const res = await putConnection(request("PUT", `/api/projects/${project.id}/github`, token, { kind: "pat", token: PAT }), params(project.id));
+    expect(res.status).toBe(400);
+    expect((await res.json()).error).toMatchObject({ field: "baseBranch", message: expect.stringMatching(/^baseBranch does not exist in acme\/widgets-\w+ on GitHub$/) });
+  });
+
+  it("answers a GitHub run's links from its project's connection", async () => {
+    const { project, token } = await createGithubProject(double);
+    const run = await getDb().run.create({ data: { projectId: project.id, kind: "executor", adapter: "demo", status: "succeeded", branch: "ringmaster/1-a", commitSha: "a".repeat(40) } });
+    const res = await getRunRoute(request("GET", `/api/runs/${run.id}`, token), params(run.id));
+    // Here the clone URL is the double's remotes folder, no web address: no links (lib/runs/web-links.test.ts has the rest).
+    expect((await res.json()).run).toMatchObject({ branch: "ringmaster/1-a", links: null });
   });
 
   it("lists the project's last deliveries with their status, newest first, without payloads", async () => {

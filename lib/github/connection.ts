@@ -9,6 +9,7 @@ import { apiBaseUrlProblem, MISDIRECTED } from "@/lib/github/api-hosts";
 import { connectionInput, type ConnectionInput } from "@/lib/github/connection-schema";
 import { getEnv } from "@/lib/env";
 import { forgetRepoTargets } from "@/lib/github/webhook-secrets";
+import { branchHeadOn } from "@/lib/github/branch-head";
 
 const invalid = (field: string, message: string) =>
   new z.ZodError([{ code: "custom", path: [field], message, input: undefined }]);
@@ -60,6 +61,8 @@ export async function connectProject(actor: Actor, projectId: string, raw: Conne
   } catch (err) {
     throw invalid("project", `repository ${project.githubOwner}/${project.githubRepo} is not reachable with these credentials (${(err as { status?: number }).status ?? "error"})`);
   }
+  // The base branch must be there too, or the first run would fail fetching it.
+  await branchHeadOn(await newClient(draft), project.githubOwner, project.githubRepo, project.activeBranch ?? project.baseBranch);
   const connection = await getDb().$transaction(async (tx) => {
     const created = await tx.githubConnection.create({ data: { ...data, botLogin } });
     const previous = project.githubConnectionId;

@@ -2,6 +2,7 @@ import { LIVE_RUN_STATUSES } from "@/lib/run-statuses";
 import { getDb, type Prisma } from "@/lib/db";
 import { getRunDiff } from "@/lib/runs/diff";
 import { repoGitUrl } from "@/lib/github/repo";
+import { webLinks } from "@/lib/runs/web-links";
 
 const runListSelect = {
   id: true, kind: true, status: true, attempt: true, adapter: true, model: true, promptId: true,
@@ -32,17 +33,9 @@ export async function getRunDetail(runId: string) {
   return { ...run, diff: await getRunDiff(run), links: githubLinks(run) };
 }
 
-// Links to the work on GitHub, for a connected GitHub project: the branch while it is there, the commit.
+// Links to the work on GitHub, for a connected GitHub project only.
 function githubLinks(run: { branch: string | null; commitSha: string | null; mergedSha: string | null; project: { repoKind: string; githubOwner: string | null; githubRepo: string | null; githubConnectionId: string | null } }) {
   const { project } = run;
   if (project.repoKind !== "github" || !project.githubConnectionId || !project.githubOwner || !project.githubRepo) return null;
-  // The web address of the repository is its clone URL without ".git" (github.com or the operator's GitHub Enterprise).
-  const clone = repoGitUrl(project.githubOwner, project.githubRepo);
-  if (!/^https?:\/\//.test(clone)) return null;
-  const repo = clone.replace(/\.git$/, "");
-  const sha = run.mergedSha ?? run.commitSha;
-  return {
-    branch: run.branch ? `${repo}/tree/${run.branch.split("/").map(encodeURIComponent).join("/")}` : null,
-    commit: sha ? `${repo}/commit/${sha}` : null,
-  };
+  return webLinks(repoGitUrl(project.githubOwner, project.githubRepo), run.branch, run.mergedSha ?? run.commitSha);
 }
