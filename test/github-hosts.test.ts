@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -5,6 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { requireClient } from "@/lib/github/client";
 import { createProject } from "@/lib/projects/create";
+import { createDemoRepo } from "@/lib/demo/repo";
 import { PUT as putConnection } from "@/app/api/projects/[id]/github/route";
 import { createTeamWithProject } from "./helpers/fixtures";
 import { apiToken, params, request } from "./helpers/api";
@@ -17,6 +19,8 @@ const github = await startGithubDouble();
 const enterprise = await new GithubDouble(github.remotesRoot).start();
 const attacker = await new GithubDouble(mkdtempSync(join(tmpdir(), "rm-attacker-"))).start();
 process.env.GITHUB_API_HOSTS = `ghe.example.com, ${enterprise.url}`;
+// acme/widgets with its main branch, which connecting checks (both doubles read this remote).
+execFileSync("git", ["clone", "--bare", "-q", createDemoRepo(join(mkdtempSync(join(tmpdir(), "rm-src-")), "repo")), join(github.remotesRoot, "acme", "widgets.git")]);
 afterAll(() => Promise.all([github.stop(), enterprise.stop(), attacker.stop()]));
 
 async function githubProject() {
