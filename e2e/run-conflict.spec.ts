@@ -19,7 +19,7 @@ test("a run whose merge conflicts shows its kept worktree, and an admin discards
   // The agent waits before writing; meanwhile someone commits the same file on main.
   await page.getByRole("button", { name: "New prompt" }).click();
   await page.getByLabel("Title").fill("Write shared");
-  await page.getByLabel("Prompt (Markdown)").fill("print waiting\nsleep 6000\n\n```file shared.txt\nfrom the agent\n```\n");
+  await page.getByLabel("Prompt (Markdown)").fill("print waiting\nsleep 20000\n\n```file shared.txt\nfrom the agent\n```\n");
   await page.getByRole("button", { name: "Add prompt" }).click();
   await page.locator("body").press("o");
   await expect(page.getByTestId("running-agent").first()).toBeVisible({ timeout: 30_000 });
