@@ -37,6 +37,10 @@ const schema = z.object({
   SPAWN_RATE_DURATION_MS: z.coerce.number().int().min(1).default(60_000),
   // A dead worker's run is noticed within LEASE_TTL_MS of its last renewal plus one sweep.
   LEASE_TTL_MS: z.coerce.number().int().min(1000).default(12_000),
+  // A failed attempt waits RETRY_BACKOFF_MS × 2^(failed attempts − 1), capped at × 16, before the prompt runs again.
+  RETRY_BACKOFF_MS: z.coerce.number().int().min(0).default(10_000),
+  // Merge conflicts hand the prompt back without spending an attempt; this many conflicts fail it.
+  MAX_MERGE_CONFLICTS: z.coerce.number().int().min(1).default(5),
   LEASE_RENEW_MS: z.coerce.number().int().min(100).default(3_000),
   SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).default(2_000),
   // A prompt whose runs were lost this many times (it kills its worker?) fails for good.

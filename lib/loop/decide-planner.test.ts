@@ -14,6 +14,8 @@ const FINISHED: PromptView[] = [1, 2, 3, 4, 5].map((number) => ({
   dependencies: [],
   approved: true,
   live: false,
+  merging: false,
+  retryAt: null,
 }));
 
 function input(planner: PlannerState, prompts: PromptView[] = FINISHED): DecisionInput {
@@ -26,6 +28,7 @@ function input(planner: PlannerState, prompts: PromptView[] = FINISHED): Decisio
     plannerEnabled: true,
     plannerRunning: false,
     executorsRunning: 0,
+    mergesPending: 0,
     prompts,
     planner,
   };

@@ -14,6 +14,8 @@ function prompt(number: number, overrides: Partial<PromptView> = {}): PromptView
     dependencies: [],
     approved: true,
     live: false,
+    merging: false,
+    retryAt: null,
     ...overrides,
   };
 }
@@ -28,6 +30,7 @@ function input(overrides: Partial<DecisionInput> = {}): DecisionInput {
     plannerEnabled: true,
     plannerRunning: false,
     executorsRunning: 0,
+    mergesPending: 0,
     prompts: [prompt(1)],
     planner: { unproductiveSpawns: 0, lastPromptCount: null, lastSpawnAt: null },
     ...overrides,
@@ -64,7 +67,7 @@ describe("decide: order of checks (seed 000 state diagram)", () => {
   });
 
   it("the cooldown is checked before prompts are picked", () => {
-    expect(decide(input({ prompts: [], lastSpawnAt: ago(1) }), NOW).kind).toBe("cooling");
+    expect(decide(input({ parallelEnabled: false, prompts: [], lastSpawnAt: ago(1) }), NOW).kind).toBe("cooling");
   });
 });
 
@@ -92,22 +95,22 @@ describe("decide: capacity", () => {
   });
 });
 
-describe("decide: spawn cooldown", () => {
+describe("decide: spawn cooldown (Parallel off: the one slot cools)", () => {
   it.each([
     [1, 9_999, "Spawn cooldown: 10s left"],
     [3_000, 7_000, "Spawn cooldown: 7s left"],
     [2_500, 7_500, "Spawn cooldown: 8s left"],
     [9_999, 1, "Spawn cooldown: 1s left"],
   ])("spawned %i ms ago → cooling for %i ms", (elapsed, remainingMs, message) => {
-    expect(decide(input({ lastSpawnAt: ago(elapsed) }), NOW)).toEqual({ kind: "cooling", remainingMs, message });
+    expect(decide(input({ parallelEnabled: false, lastSpawnAt: ago(elapsed) }), NOW)).toEqual({ kind: "cooling", remainingMs, message });
   });
 
   it.each([10_000, 10_001, 60_000])("spawned %i ms ago → cooldown clear", (elapsed) => {
-    expect(decide(input({ lastSpawnAt: ago(elapsed) }), NOW).kind).toBe("spawn_executor");
+    expect(decide(input({ parallelEnabled: false, lastSpawnAt: ago(elapsed) }), NOW).kind).toBe("spawn_executor");
   });
 
   it("honours a configured cooldown", () => {
-    expect(decide(input({ spawnCooldownMs: 30_000, lastSpawnAt: ago(20_000) }), NOW)).toMatchObject({
+    expect(decide(input({ parallelEnabled: false, spawnCooldownMs: 30_000, lastSpawnAt: ago(20_000) }), NOW)).toMatchObject({
       kind: "cooling",
       remainingMs: 10_000,
     });
@@ -121,7 +124,7 @@ describe("decide: executor spawn", () => {
       kind: "spawn_executor",
       promptId: "p3",
       promptNumber: 3,
-      message: "Spawning executor for P3 (priority 2)",
+      message: "Spawning executor for #3 (P2)",
     });
   });
 });
@@ -154,9 +157,9 @@ describe("decide: wait", () => {
     const decision = decide(input({ prompts }), NOW);
     expect(decision.kind).toBe("wait");
     expect(decision.message).toBe(
-      "Waiting: 4 pending prompts blocked: P3 (failed dependency P1), P4 (awaiting approval), " +
-        "P5 (unmet dependency P2; missing dependency P9), " +
-        "P6 (awaiting approval; failed dependency P1; unmet dependencies P2, P3); 1 prompt in progress",
+      "Waiting: 4 pending prompts blocked: #3 (failed dependency #1), #4 (awaiting approval), " +
+        "#5 (unmet dependency #2; missing dependency #9), " +
+        "#6 (awaiting approval; failed dependency #1; unmet dependencies #2, #3); 1 prompt in progress",
     );
   });
 
@@ -169,12 +172,14 @@ describe("decide: wait", () => {
         {
           promptNumber: 2,
           awaitingApproval: false,
+          retryInMs: 0,
           failedDependencies: [1],
+          mergingDependencies: [],
           unmetDependencies: [],
           missingDependencies: [],
         },
       ],
-      message: "Waiting: 1 pending prompt blocked: P2 (failed dependency P1)",
+      message: "Waiting: 1 pending prompt blocked: #2 (failed dependency #1)",
     });
   });
 

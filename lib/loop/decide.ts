@@ -1,6 +1,6 @@
 import { plannerCooldownMs, plannerStateAtSpawn, remainingMs, unproductiveSpawnsNow } from "@/lib/loop/backoff";
 import * as say from "@/lib/loop/messages";
-import { blockedPrompts, pickNextPrompt } from "@/lib/loop/pick-next-prompt";
+import { blockedPrompts, nextInOrder } from "@/lib/loop/pick-next-prompt";
 import type { Decision, DecisionInput } from "@/lib/loop/types";
 
 /** Seed 000's prompt-loop state machine, one step: what this tick should do, checked in the diagram's order. */
@@ -17,16 +17,31 @@ export function decide(input: DecisionInput, now: Date): Decision {
     return { kind: "at_max", executorsRunning, maxParallel, message: say.atMaxMessage(executorsRunning, maxParallel) };
   }
 
-  const cooldownLeft = remainingMs(input.lastSpawnAt, input.spawnCooldownMs, now);
+  // Parallel off: the one slot stays held until the run's merge lands, so the next run starts from a base that has it.
+  if (!input.parallelEnabled && input.mergesPending > 0) {
+    return { kind: "awaiting_merge", mergesPending: input.mergesPending, promptNumber: null, message: say.serialMergeMessage(input.mergesPending) };
+  }
+
+  // The cooldown is per slot: it holds the slot the last spawn took, never another free one (parallel on).
+  const cooldownLeft = input.parallelEnabled ? 0 : remainingMs(input.lastSpawnAt, input.spawnCooldownMs, now);
   if (cooldownLeft > 0) return { kind: "cooling", remainingMs: cooldownLeft, message: say.coolingMessage(cooldownLeft) };
 
-  const next = pickNextPrompt(input.prompts);
+  const next = nextInOrder(input.prompts, now);
+  if (next && next.awaitingMerges.length > 0) {
+    const { prompt, awaitingMerges } = next;
+    return {
+      kind: "awaiting_merge",
+      mergesPending: input.mergesPending,
+      promptNumber: prompt.number,
+      message: say.orderMergeMessage(prompt.number, prompt.priority, awaitingMerges),
+    };
+  }
   if (next) {
     return {
       kind: "spawn_executor",
-      promptId: next.id,
-      promptNumber: next.number,
-      message: say.spawnExecutorMessage(next.number, next.priority),
+      promptId: next.prompt.id,
+      promptNumber: next.prompt.number,
+      message: say.spawnExecutorMessage(next.prompt.number, next.prompt.priority),
     };
   }
 
@@ -34,7 +49,7 @@ export function decide(input: DecisionInput, now: Date): Decision {
   const inProgress = input.prompts.filter((p) => p.status === "in_progress" || p.live).length;
   const pending = input.prompts.some((p) => p.status === "pending");
   if (pending || inProgress > 0) {
-    const blocked = blockedPrompts(input.prompts);
+    const blocked = blockedPrompts(input.prompts, now);
     return { kind: "wait", inProgress, blocked, message: say.waitMessage(inProgress, blocked) };
   }
   return decidePlanner(input, now);

@@ -14,8 +14,10 @@ const snapshotSelect = (loopStateTable: string) => `
         'leaseExpiresAt', r."leaseExpiresAt", 'queuedAt', r."queuedAt", 'finishedAt', r."finishedAt", 'mergeStatus', r."mergeStatus"))
       FROM "Run" r WHERE r."projectId" = p.id
         AND r.status IN (${LIVE_RUN_STATUSES_SQL})), '[]'::json),
+    'merging', COALESCE((SELECT json_agg(json_build_object('runId', r.id, 'promptId', r."promptId"))
+      FROM "Run" r WHERE r."projectId" = p.id AND r.status = 'succeeded' AND r."mergeStatus" = 'pending'), '[]'::json),
     'prompts', COALESCE((SELECT json_agg(json_build_object(
-        'id', q.id, 'number', q.number, 'status', q.status, 'priority', q.priority,
+        'id', q.id, 'number', q.number, 'status', q.status, 'priority', q.priority, 'filePath', q."filePath", 'retryAt', q."retryAt",
         'dependencies', COALESCE(q.dependencies, '{}'), 'approval', q.approval, 'title', q.title))
       FROM "Prompt" q WHERE q."projectId" = p.id AND q."planningKey" = p."planningKey"), '[]'::json)
   ) AS snap
@@ -32,7 +34,9 @@ interface RawSnapshot {
   };
   loopState: { mode: LoopMode; emergentSpawnCount: number; emergentLastPromptCount: number | null; plannerLastSpawnAt: string | null; lastSpawnAt: string | null; tickCount: number; snapshotHash: string | null; lastPendingCount: number; lastStatus: string | null };
   runs: RawRun[];
-  prompts: Array<{ id: string; number: number; status: PromptStatus; priority: number; dependencies: number[]; approval: string; title: string }>;
+  /** Runs that succeeded with commits whose merge has not landed yet. */
+  merging: Array<{ runId: string; promptId: string | null }>;
+  prompts: Array<{ id: string; number: number; status: PromptStatus; priority: number; filePath: string | null; retryAt: string | null; dependencies: number[]; approval: string; title: string }>;
 }
 
 const date = (v: string | null) => (v === null ? null : new Date(v));
@@ -45,7 +49,8 @@ function hydrate(raw: RawSnapshot) {
     settings: raw.settings,
     loopState: { ...ls, plannerLastSpawnAt: date(ls.plannerLastSpawnAt), lastSpawnAt: date(ls.lastSpawnAt) },
     runs,
-    prompts: raw.prompts,
+    merging: raw.merging,
+    prompts: raw.prompts.map((p) => ({ ...p, retryAt: date(p.retryAt) })),
   };
 }
 

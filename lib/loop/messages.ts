@@ -20,7 +20,15 @@ export function coolingMessage(remainingMs: number): string {
 }
 
 export function spawnExecutorMessage(promptNumber: number, priority: number): string {
-  return `Spawning executor for ${promptRef(promptNumber)} (priority ${priority})`;
+  return `Spawning executor for ${promptRef(promptNumber)} (P${priority})`;
+}
+
+export function serialMergeMessage(mergesPending: number): string {
+  return `Waiting for ${count(mergesPending, "merge")} to land: Parallel is off, so the next run starts from a base that has it`;
+}
+
+export function orderMergeMessage(promptNumber: number, priority: number, merging: number[]): string {
+  return `Waiting for ${merging.map(promptRef).join(", ")} to merge: ${promptRef(promptNumber)} (P${priority}) depends on it and goes next`;
 }
 
 export function waitMessage(inProgress: number, blocked: BlockedPrompt[]): string {
@@ -46,7 +54,9 @@ export const allDoneMessage = "All done: no pending or in-progress prompts and n
 function blockReasons(blocked: BlockedPrompt): string[] {
   const reasons: string[] = [];
   if (blocked.awaitingApproval) reasons.push("awaiting approval");
+  if (blocked.retryInMs > 0) reasons.push(`retry in ${seconds(blocked.retryInMs)}s after a failed attempt`);
   if (blocked.failedDependencies.length > 0) reasons.push(dependencies("failed", blocked.failedDependencies));
+  if (blocked.mergingDependencies.length > 0) reasons.push(dependencies("merging", blocked.mergingDependencies));
   if (blocked.unmetDependencies.length > 0) reasons.push(dependencies("unmet", blocked.unmetDependencies));
   if (blocked.missingDependencies.length > 0) reasons.push(dependencies("missing", blocked.missingDependencies));
   return reasons;
@@ -57,9 +67,9 @@ function dependencies(kind: string, numbers: number[]): string {
   return `${kind} ${noun} ${numbers.map(promptRef).join(", ")}`;
 }
 
-// Prompts are "P<number>" across the activity log; priorities are spelled out to avoid a clash with P1–P4.
-function promptRef(promptNumber: number): string {
-  return `P${promptNumber}`;
+// Prompt numbers read "#12" everywhere; "P1"–"P4" is only ever a priority.
+export function promptRef(promptNumber: number): string {
+  return `#${promptNumber}`;
 }
 
 function count(n: number, noun: string): string {

@@ -11,20 +11,23 @@ function prompt(number: number, overrides: Partial<PromptView> = {}): PromptView
     dependencies: [],
     approved: true,
     live: false,
+    merging: false,
+    retryAt: null,
     ...overrides,
   };
 }
 
-const pickedNumber = (prompts: PromptView[]) => pickNextPrompt(prompts)?.number ?? null;
+const NOW = new Date("2026-01-01T12:00:00.000Z");
+const pickedNumber = (prompts: PromptView[]) => pickNextPrompt(prompts, NOW)?.number ?? null;
 
 describe("pickNextPrompt", () => {
   it("returns null for an empty list", () => {
-    expect(pickNextPrompt([])).toBeNull();
+    expect(pickNextPrompt([], NOW)).toBeNull();
   });
 
   it("returns the prompt object itself", () => {
     const only = prompt(7);
-    expect(pickNextPrompt([only])).toBe(only);
+    expect(pickNextPrompt([only], NOW)).toBe(only);
   });
 
   it.each([
@@ -78,11 +81,13 @@ describe("blockedPrompts", () => {
       prompt(5, { live: true, approved: false }),
       prompt(7, { status: "done", dependencies: [1] }),
     ];
-    expect(blockedPrompts(prompts)).toEqual([
+    expect(blockedPrompts(prompts, NOW)).toEqual([
       {
         promptNumber: 6,
         awaitingApproval: true,
+        retryInMs: 0,
         failedDependencies: [1],
+        mergingDependencies: [],
         unmetDependencies: [2],
         missingDependencies: [8],
       },
@@ -90,6 +95,6 @@ describe("blockedPrompts", () => {
   });
 
   it("is empty when every pending prompt is eligible", () => {
-    expect(blockedPrompts([prompt(1), prompt(2, { dependencies: [3] }), prompt(3, { status: "done" })])).toEqual([]);
+    expect(blockedPrompts([prompt(1), prompt(2, { dependencies: [3] }), prompt(3, { status: "done" })], NOW)).toEqual([]);
   });
 });

@@ -45,6 +45,7 @@ export async function runTick(projectId: string, now = () => new Date()): Promis
 
 function toDecisionInput(snap: TickSnapshot) {
   const livePromptIds = new Set(snap.runs.map((r) => r.promptId).filter(Boolean));
+  const mergingPromptIds = new Set(snap.merging.map((m) => m.promptId).filter(Boolean));
   const prompts: PromptView[] = snap.prompts.map((p) => ({
     id: p.id,
     number: p.number,
@@ -53,6 +54,8 @@ function toDecisionInput(snap: TickSnapshot) {
     dependencies: p.dependencies,
     approved: p.approval === "not_required" || p.approval === "approved",
     live: livePromptIds.has(p.id),
+    merging: mergingPromptIds.has(p.id),
+    retryAt: p.retryAt,
   }));
   const { loopState: ls, settings } = snap;
   const pending = prompts.filter((p) => p.status === "pending").length;
@@ -70,14 +73,18 @@ function toDecisionInput(snap: TickSnapshot) {
     plannerEnabled: settings.plannerEnabled && Boolean(settings.plannerProfileId),
     plannerRunning: snap.runs.some((r) => r.kind === "planner"),
     executorsRunning: snap.runs.filter((r) => r.kind === "executor").length,
+    mergesPending: snap.merging.length,
     prompts,
     planner,
   };
 }
 
+// The claim re-checks decide()'s slot rules under a row lock: with Parallel off a pending merge holds
+// the one slot; the cooldown is per slot, so with Parallel on it never holds back another free slot.
 const spawnLimits = (s: { parallelEnabled: boolean; maxParallel: number; spawnCooldownMs: number }) => ({
   maxExecutors: s.parallelEnabled ? s.maxParallel : 1,
-  cooldownMs: s.spawnCooldownMs,
+  cooldownMs: s.parallelEnabled ? 0 : s.spawnCooldownMs,
+  mergesHoldSlot: !s.parallelEnabled,
 });
 
 async function applyDecision(snap: TickSnapshot, decision: Decision, now: Date, me: string) {

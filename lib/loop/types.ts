@@ -14,6 +14,10 @@ export interface PromptView {
   approved: boolean;
   /** True while a run for this prompt is alive. */
   live: boolean;
+  /** True while this prompt's work has succeeded and waits for its merge to land (it stays in_progress). */
+  merging: boolean;
+  /** After a failed attempt: the prompt does not start again before this time (exponential backoff). */
+  retryAt: Date | null;
 }
 
 export interface PlannerState {
@@ -33,6 +37,8 @@ export interface DecisionInput {
   plannerEnabled: boolean;
   plannerRunning: boolean;
   executorsRunning: number;
+  /** Runs that succeeded with commits whose merge has not landed yet. */
+  mergesPending: number;
   prompts: PromptView[];
   planner: PlannerState;
 }
@@ -40,8 +46,12 @@ export interface DecisionInput {
 export interface BlockedPrompt {
   promptNumber: number;
   awaitingApproval: boolean;
+  /** Time left in the backoff after a failed attempt; 0 when none. */
+  retryInMs: number;
   /** Dependencies that failed or were cancelled: only a human can unblock these. */
   failedDependencies: number[];
+  /** Dependencies whose work succeeded and waits for its merge. */
+  mergingDependencies: number[];
   /** Dependencies that exist but are not done yet. */
   unmetDependencies: number[];
   /** Dependency numbers that match no prompt. */
@@ -55,6 +65,7 @@ export type Decision =
   | Decided<"blocked_planner">
   | Decided<"at_max", { executorsRunning: number; maxParallel: number }>
   | Decided<"cooling", { remainingMs: number }>
+  | Decided<"awaiting_merge", { mergesPending: number; promptNumber: number | null }>
   | Decided<"spawn_executor", { promptId: string; promptNumber: number }>
   | Decided<"wait", { inProgress: number; blocked: BlockedPrompt[] }>
   | Decided<"planner_backoff", { remainingMs: number; cooldownMs: number; unproductiveSpawns: number }>

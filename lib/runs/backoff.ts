@@ -1,6 +1,13 @@
 import { getLogger } from "@/lib/log";
 import { isDatabaseUnreachable } from "@/lib/db/unreachable";
 
+const MAX_RETRY_EXPONENT = 4;
+
+/** The wait after a prompt's n-th failed attempt: base × 2^(n−1), capped like the planner's backoff (× 16). */
+export function retryBackoffMs(baseMs: number, failedAttempts: number): number {
+  return baseMs * 2 ** Math.min(Math.max(failedAttempts - 1, 0), MAX_RETRY_EXPONENT);
+}
+
 // Long enough for a Postgres restart or failover; past it the run's lease lapses and its
 // prompt is re-run on the same branch, which keeps the committed work.
 export const POSTGRES_OUTAGE_MS = 10 * 60_000;

@@ -16,6 +16,8 @@ export function chooseModel(profile: Profile, routing: unknown, domain: string |
 export interface SpawnLimits {
   maxExecutors: number;
   cooldownMs: number;
+  /** Parallel off: a run whose merge has not landed still holds its slot. */
+  mergesHoldSlot?: boolean;
 }
 
 /**
@@ -31,7 +33,8 @@ async function slotStillFree(tx: Prisma.TransactionClient, projectId: string, li
     by: ["kind"], where: { projectId, status: { in: [...LIVE_RUN_STATUSES] }, kind: { in: ["executor", "planner"] } }, _count: { _all: true },
   });
   const count = (kind: string) => live.find((l) => l.kind === kind)?._count._all ?? 0;
-  return count("planner") === 0 && count("executor") < limits.maxExecutors;
+  const merging = limits.mergesHoldSlot ? await tx.run.count({ where: { projectId, status: "succeeded", mergeStatus: "pending" } }) : 0;
+  return count("planner") === 0 && count("executor") + merging < limits.maxExecutors;
 }
 
 /**

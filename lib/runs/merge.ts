@@ -4,7 +4,7 @@ import { inheritedProcessEnv } from "@/lib/env";
 import { publishOutbox, recordOutbox } from "@/lib/queues";
 import { mergeIntoBase, rebaseOntoBase, removeWorktree } from "@/lib/git";
 import { recordActivity } from "@/lib/activity/record";
-import { failPromptAttempt } from "@/lib/runs/finish-prompt";
+import { failPromptAttempt, returnConflictedPrompt } from "@/lib/runs/finish-prompt";
 import { runVerifyCommand } from "@/lib/runs/verify";
 import { openRunSandbox, recordEgress } from "@/lib/runs/sandbox";
 import { publishRun } from "@/lib/github/publish";
@@ -74,7 +74,8 @@ export async function mergeRun(runId: string): Promise<MergeStatus | null> {
       await changePromptStatus(prompt.id, { from: "in_progress", to: "done" }, tx, now);
       prompt = await tx.prompt.findUniqueOrThrow({ where: { id: prompt.id } });
     } else if (prompt) {
-      prompt = await failPromptAttempt(tx, prompt.id, `Merge ${outcome.status}: ${outcome.detail}`);
+      const detail = `Merge ${outcome.status}: ${outcome.detail}`;
+      prompt = outcome.status === "conflict" ? await returnConflictedPrompt(tx, prompt.id, detail) : await failPromptAttempt(tx, prompt.id, detail);
       // The retry starts over from the current base on a fresh branch and worktree.
       await tx.prompt.update({ where: { id: prompt.id }, data: { branch: null } });
     }

@@ -19,6 +19,8 @@ Object.assign(process.env, {
   REDIS_PREFIX: prefix,
   LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
   NODE_ENV: "test",
+  // Retries wait no backoff unless a test asks for one (the backoff has its own tests).
+  RETRY_BACKOFF_MS: process.env.RETRY_BACKOFF_MS ?? "0",
   DATA_DIR: mkdtempSync(join(tmpdir(), "rm-data-")),
   // Local repositories of the tests live here (tempRepoPath in fixtures.ts); realpath, as projects store it.
   REPO_ROOTS: realpathSync(mkdtempSync(join(tmpdir(), "rm-repos-"))),

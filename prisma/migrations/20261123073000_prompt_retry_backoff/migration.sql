@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Prompt" ADD COLUMN     "retryAt" TIMESTAMP(3);
