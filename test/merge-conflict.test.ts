@@ -28,7 +28,7 @@ describe("the merge queue (seed 003) and invariant 5", () => {
     // The unmerged work is kept, never deleted.
     expect(existsSync(conflicted.worktreePath!)).toBe(true);
     const back = await getDb().prompt.findUniqueOrThrow({ where: { id: p2.id } });
-    expect(back).toMatchObject({ status: "pending", attempts: 1, branch: null });
+    expect(back).toMatchObject({ status: "pending", attempts: 0, branch: null });
     expect(readFileSync(join(repoPath, "shared.txt"), "utf8").trim()).toBe("one");
 
     const redo = await tickAndRun(project.id);

@@ -31,8 +31,8 @@ describe("prompt files (seed 000)", () => {
       { number: 2, title: "B", body: "Do it.\n", status: "done", priority: 1, dependencies: [1], origin: "file", filePath: ".planning/main/prompts/02-b.md", planningKey: "main" },
     ]);
     expect((await activity(project.id)).map((a) => [a.type, a.message])).toEqual([
-      ["promptsChange", "P1 A imported from .planning/main/prompts/01-a.md"],
-      ["promptsChange", "P2 B imported from .planning/main/prompts/02-b.md"],
+      ["promptsChange", "#1 A imported from .planning/main/prompts/01-a.md"],
+      ["promptsChange", "#2 B imported from .planning/main/prompts/02-b.md"],
     ]);
     expect(await syncPromptFiles(project)).toBe(0);
   });
@@ -45,7 +45,7 @@ describe("prompt files (seed 000)", () => {
     expect((await activity(project.id)).map((a) => a.message)).toEqual([
       "Prompt file skipped: 01-a.md: invalid YAML in frontmatter: Flow sequence in block collection must be sufficiently indented and end with a ] at line 3, column 1",
       "Prompt file skipped: 02-dir.md: unreadable (EISDIR: illegal operation on a directory, read)",
-      "P3 C imported from .planning/main/prompts/03-c.md",
+      "#3 C imported from .planning/main/prompts/03-c.md",
     ]);
   });
 

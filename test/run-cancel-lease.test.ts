@@ -24,7 +24,7 @@ describe("cancelling a run", () => {
       { action: "run.cancelled", actorType: "user", targetType: "run", targetId: run.id, before: { status: "live" }, after: { status: "cancelled" } },
     ]);
     expect((await activity(project.id)).slice(acts.length)).toEqual([
-      { type: "taskFailed", message: "P4 Add search: run cancelled", data: { runId: run.id, promptId: prompt.id } },
+      { type: "taskFailed", message: "#4 Add search: run cancelled", data: { runId: run.id, promptId: prompt.id } },
     ]);
     expect(await queuedJobs("tick")).toEqual([[expect.any(String), { projectId: project.id, reason: "run cancelled" }]]);
   });

@@ -30,7 +30,7 @@ describe("completing a run", () => {
       before: { status: "running" }, after: { status: "succeeded", exitCode: 0, promptStatus: "done" },
     }]);
     expect(newer(await activity(project.id), acts)).toEqual([
-      { type: "taskCompleted", message: "P4 Add search: done (no changes)", data: { runId: run.id, promptId: prompt.id } },
+      { type: "taskCompleted", message: "#4 Add search: done (no changes)", data: { runId: run.id, promptId: prompt.id } },
     ]);
     expect(await announced(team.id)).toContainEqual({ type: "agentsChange", projectId: project.id, runId: run.id });
     expect(await queuedJobs("merge")).toEqual([]);
@@ -47,7 +47,7 @@ describe("completing a run", () => {
     expect(await getDb().prompt.findUniqueOrThrow({ where: { id: prompt.id } })).toMatchObject({ status: "in_progress", attempts: 1, completedAt: null });
     expect(await queuedJobs("merge")).toEqual([[`merge-${run.id}`, { runId: run.id }]]);
     expect(newer(await activity(project.id), acts)).toEqual([
-      { type: "runChange", message: "P4 Add search: agent finished (abcdef1); merge queued", data: { runId: run.id, promptId: prompt.id } },
+      { type: "runChange", message: "#4 Add search: agent finished (abcdef1); merge queued", data: { runId: run.id, promptId: prompt.id } },
     ]);
     expect((await audits(team.id)).at(-1)!.after).toEqual({ status: "succeeded", exitCode: 0, promptStatus: "in_progress" });
   });
@@ -65,7 +65,7 @@ describe("completing a run", () => {
       .toMatchObject({ status: "pending", attempts: 1, failureLog: "boom: disk on fire", completedAt: null });
     expect(await queuedJobs("merge")).toEqual([]);
     expect(newer(await activity(project.id), acts)).toEqual([
-      { type: "taskFailed", message: "P4 Add search: failed (exit code 3); back to pending (attempt 1/3)", data: { runId: run.id, promptId: prompt.id } },
+      { type: "taskFailed", message: "#4 Add search: failed (exit code 3); back to pending (attempt 1/3)", data: { runId: run.id, promptId: prompt.id } },
     ]);
     expect((await audits(team.id)).at(-1)).toMatchObject({ action: "run.failed", after: { status: "failed", exitCode: 3, promptStatus: "pending" } });
     expect(await queuedJobs("tick")).toEqual([[expect.any(String), { projectId: project.id, reason: "run failed" }]]);
@@ -80,7 +80,7 @@ describe("completing a run", () => {
     expect(failed).toMatchObject({ status: "failed", attempts: 2, failureLog: null });
     expect(failed.completedAt).toBeInstanceOf(Date);
     expect(await getDb().run.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({ status: "timed_out", signal: "SIGKILL", error: null });
-    expect(newer(await activity(project.id), acts).map((a) => a.message)).toEqual(["P4 Add search: timed_out; failed for good"]);
+    expect(newer(await activity(project.id), acts).map((a) => a.message)).toEqual(["#4 Add search: timed_out; failed for good"]);
   });
 
   it("a shutdown hands the prompt back without counting the attempt, keeping the earlier failure log", async () => {

@@ -50,7 +50,7 @@ describe("the merge queue (seed 003)", () => {
       { action: "merge.merged", actorType: "system", targetType: "run", targetId: run.id, before: null, after: { branch: BRANCH, detail: mainSha, promptStatus: "done" } },
     ]);
     expect((await activity(project.id)).slice(acts.length)).toEqual([
-      { type: "taskCompleted", message: `P4 Add search: merged into main (${mainSha.slice(0, 7)})`, data: { runId: run.id, promptId: prompt.id } },
+      { type: "taskCompleted", message: `#4 Add search: merged into main (${mainSha.slice(0, 7)})`, data: { runId: run.id, promptId: prompt.id } },
     ]);
     expect(await queuedJobs("tick")).toEqual([[expect.any(String), { projectId: project.id, reason: "merge merged" }]]);
     // A replayed merge job finds nothing left to do.
@@ -67,15 +67,45 @@ describe("the merge queue (seed 003)", () => {
     expect(await mergeRun(run.id)).toBe("conflict");
     expect(await getDb().run.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({ mergeStatus: "conflict", error: "conflict in shared.txt" });
     expect(await getDb().prompt.findUniqueOrThrow({ where: { id: prompt.id } }))
-      .toMatchObject({ status: "pending", attempts: 1, branch: null, failureLog: "Merge conflict: conflict in shared.txt" });
+      // A conflict is not the prompt's failure: no attempt spent, no backoff.
+      .toMatchObject({ status: "pending", attempts: 0, retryAt: null, branch: null, failureLog: "Merge conflict: conflict in shared.txt" });
     expect(existsSync(path)).toBe(true);
     expect(await onBranch(repoPath, "main", "shared.txt")).toBe("someone else");
     expect((await audits(team.id)).at(-1)).toMatchObject({ action: "merge.conflict", after: { branch: BRANCH, detail: "conflict in shared.txt", promptStatus: "pending" } });
     expect((await activity(project.id)).slice(acts.length)).toEqual([{
       type: "taskFailed", data: { runId: run.id, promptId: prompt.id },
-      message: `P4 Add search: merge conflict (conflict in shared.txt); back to the queue to be redone from the current base; work kept at ${path}`,
+      message: `#4 Add search: merge conflict (conflict in shared.txt); back to the queue to be redone from the current base; work kept at ${path}`,
     }]);
     expect(await queuedJobs("tick")).toEqual([[expect.any(String), { projectId: project.id, reason: "merge conflict" }]]);
+  });
+
+  it("rebases work whose base only moved and verifies it again, without re-running the agent", async () => {
+    const { project, prompt, run, repoPath } = await awaitingMerge();
+    writeFileSync(join(repoPath, "unrelated.txt"), "someone else\n");
+    await git(repoPath, ["add", "unrelated.txt"]);
+    await git(repoPath, ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "meanwhile"]);
+    // The verify sees the rebased tree: both the run's file and the base's new one.
+    await getDb().projectSettings.update({ where: { projectId: project.id }, data: { verifyCommand: "test -f shared.txt && test -f unrelated.txt" } });
+    expect(await mergeRun(run.id)).toBe("merged");
+    expect(await onBranch(repoPath, "main", "shared.txt")).toBe("from the run");
+    expect(await onBranch(repoPath, "main", "unrelated.txt")).toBe("someone else");
+    expect(await getDb().prompt.findUniqueOrThrow({ where: { id: prompt.id } })).toMatchObject({ status: "done", attempts: 0 });
+    expect(await getDb().run.count({ where: { promptId: prompt.id } })).toBe(1);
+    expect(await queuedJobs("spawn")).toEqual([]);
+  });
+
+  it("conflicts have their own cap: the fifth conflict fails the prompt, still without spending an attempt", async () => {
+    const { project, profile, prompt, run, repoPath } = await awaitingMerge();
+    await getDb().run.createMany({ data: Array.from({ length: 4 }, () => ({
+      projectId: project.id, promptId: prompt.id, kind: "executor" as const, status: "succeeded" as const, adapter: "demo", agentProfileId: profile.id, mergeStatus: "conflict",
+    })) });
+    writeFileSync(join(repoPath, "shared.txt"), "someone else\n");
+    await git(repoPath, ["add", "shared.txt"]);
+    await git(repoPath, ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "meanwhile"]);
+    expect(await mergeRun(run.id)).toBe("conflict");
+    expect(await getDb().prompt.findUniqueOrThrow({ where: { id: prompt.id } })).toMatchObject({
+      status: "failed", attempts: 0, failureLog: "its work conflicted with the base 5 times; last: Merge conflict: conflict in shared.txt",
+    });
   });
 
   it("verifies again after the rebase: a failing verify fails the merge (for good on the last attempt)", async () => {
@@ -88,7 +118,7 @@ describe("the merge queue (seed 003)", () => {
     expect(await getDb().prompt.findUniqueOrThrow({ where: { id: prompt.id } })).toMatchObject({ status: "failed", attempts: 1 });
     expect(await onBranch(repoPath, "main", "shared.txt")).toBeNull();
     expect((await activity(project.id)).slice(acts.length).map((a) => a.message))
-      .toEqual([`P4 Add search: merge failed (${error}); failed for good; work kept at ${path}`]);
+      .toEqual([`#4 Add search: merge failed (${error}); failed for good; work kept at ${path}`]);
   });
 
   it("merges when the verify command passes, into the project's active branch", async () => {

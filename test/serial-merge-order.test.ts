@@ -37,7 +37,7 @@ describe("Parallel off: each run starts from a base that holds every earlier mer
       const prompts = await db.prompt.findMany({ where: { projectId: project.id } });
       const runs = await db.run.findMany({ where: { projectId: project.id } });
       return prompts.every((p) => p.status === "done") && runs.every((r) => r.mergeStatus === "merged");
-    }, 120_000).catch((err) => { throw new Error(`${err.message}\n${worker.output()}`); });
+    }, 150_000).catch((err) => { throw new Error(`${err.message}\n${worker.output()}`); });
 
     const runs = await db.run.findMany({ where: { projectId: project.id }, include: { prompt: true }, orderBy: { queuedAt: "asc" } });
     const letterOf = (number: number) => PROMPTS[number - 1].letter;
@@ -52,5 +52,5 @@ describe("Parallel off: each run starts from a base that holds every earlier mer
     const subjects = execFileSync("git", ["log", "--reverse", "--format=%s", "main"], { cwd: repoPath }).toString();
     const order = subjects.split("\n").flatMap((s) => PROMPTS.filter((p) => s.includes(`append ${p.letter}`)).map((p) => p.letter));
     expect(order).toEqual(["F", "C", "D", "A", "E", "B"]);
-  });
+  }, 180_000);
 });

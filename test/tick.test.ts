@@ -28,16 +28,16 @@ describe("a tick (seed 000)", () => {
     await addPrompt(project.id, { number: 2, title: "two", body: "", priority: 3 });
 
     const result = await runTick(project.id, clock);
-    expect(result).toEqual({ skipped: false, decision: expect.objectContaining({ kind: "spawn_executor", promptId: p1.id, message: "Spawning executor for P1 (priority 2)" }) });
+    expect(result).toEqual({ skipped: false, decision: expect.objectContaining({ kind: "spawn_executor", promptId: p1.id, message: "Spawning executor for #1 (P2)" }) });
     const [run] = await runsOf(project.id);
     expect(run).toMatchObject({ promptId: p1.id, kind: "executor", status: "queued" });
     expect(await queuedJobs("spawn")).toEqual([[run.id, { runId: run.id }]]);
     expect((await activity(project.id)).map((a) => [a.type, a.message])).toEqual([
-      ["taskAssigned", `P1 one: run ${run.id} queued`], ["loopStatus", "Spawning executor for P1 (priority 2)"],
+      ["taskAssigned", `#1 one: run ${run.id} queued`], ["loopStatus", "Spawning executor for #1 (P2)"],
     ]);
     expect(await loopStateOf(project.id)).toMatchObject({
       tickLockedUntil: null, tickLockedBy: null, tickCount: 1, lastTickAt: now, lastPendingCount: 2, lastSpawnAt: now,
-      lastStatus: "Spawning executor for P1 (priority 2)", emergentSpawnCount: 0,
+      lastStatus: "Spawning executor for #1 (P2)", emergentSpawnCount: 0,
       snapshotHash: promptSnapshot([{ number: 1, status: "pending" }, { number: 2, status: "pending" }]).hash,
     });
     expect((await announced(team.id)).filter((e) => e.type === "promptsChange")).toEqual([{ type: "promptsChange", projectId: project.id }]);

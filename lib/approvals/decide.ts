@@ -47,7 +47,7 @@ export async function decideApproval(actor: Actor, approvalId: string, raw: Deci
       before: { status: "pending" }, after: { status, comment: input.comment ?? null, kind: approval.kind, promptId: approval.promptId, pullRequestId: approval.pullRequestId },
     }, tx);
   });
-  const what = approval.prompt ? `P${approval.prompt.number} ${approval.prompt.title}` : approval.kind.replace(/_/g, " ");
+  const what = approval.prompt ? `#${approval.prompt.number} ${approval.prompt.title}` : approval.kind.replace(/_/g, " ");
   await recordChange(approval.project, { activity: ["promptsChange", `${what}: ${status}${input.comment ? ` (“${input.comment}”)` : ""}`, { promptId: approval.promptId ?? undefined }], nudge: `approval ${status}` });
   if (status === "approved" && approval.pullRequestId) await enqueuePullRequestRecheck(approval.pullRequestId);
   return { id: approval.id, status, comment: input.comment ?? null, decidedAt: now };

@@ -105,7 +105,7 @@ export async function publishRun(runId: string): Promise<PublishStatus | null> {
     // A fix is done once pushed; the original prompt stays in progress until its PR merges.
     if (isFix && prompt) await changePromptStatus(prompt.id, { from: "in_progress", to: "done" }, tx);
   });
-  const label = prompt ? `P${prompt.number} ${prompt.title}` : `run ${runId}`;
+  const label = prompt ? `#${prompt.number} ${prompt.title}` : `run ${runId}`;
   await recordChange(project, { activity: ["runChange", `${label}: pushed ${headSha.slice(0, 7)} to PR #${pr.number}${isFix ? "; new review requested" : ""}`, { runId, promptId: prompt?.id }], nudge: "pushed" });
   return "pushed";
 }

@@ -103,7 +103,7 @@ async function applyDecision(snap: TickSnapshot, decision: Decision, now: Date, 
       const claimed = await claimPromptForRun({ projectId: project.id, promptId: decision.promptId, profile, routing: settings.modelRouting, now, limits: spawnLimits(settings) });
       if (claimed) {
         await enqueueSpawn(claimed.run.id);
-        await recordActivity(project, "taskAssigned", `P${claimed.prompt.number} ${claimed.prompt.title}: run ${claimed.run.id} queued`, {
+        await recordActivity(project, "taskAssigned", `#${claimed.prompt.number} ${claimed.prompt.title}: run ${claimed.run.id} queued`, {
           runId: claimed.run.id, promptId: claimed.prompt.id,
         });
       }

@@ -42,14 +42,14 @@ export async function createPrompt(actor: Actor, project: { id: string; teamId: 
       });
       await recordChange(project, {
         audit: { by: actor, action: "prompt.created", target: { type: "prompt", id: prompt.id }, after: { number: prompt.number, title: prompt.title, priority: prompt.priority, approval } },
-        activity: ["promptsChange", `P${prompt.number} ${prompt.title} added`, { promptId: prompt.id }],
+        activity: ["promptsChange", `#${prompt.number} ${prompt.title} added`, { promptId: prompt.id }],
         nudge: "prompt created",
       });
       return prompt;
     } catch (err) {
       const taken = err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002";
       if (!taken) throw err;
-      if (input.number !== undefined) throw new z.ZodError([{ code: "custom", path: ["number"], message: `P${number} already exists`, input: number }]);
+      if (input.number !== undefined) throw new z.ZodError([{ code: "custom", path: ["number"], message: `#${number} already exists`, input: number }]);
       if (attempt >= 5) throw err;
     }
   }

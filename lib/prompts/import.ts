@@ -23,7 +23,7 @@ export async function importPromptFiles(project: { id: string; teamId: string; p
   const taken = await getDb().prompt.findMany({ where: { projectId: project.id, planningKey: project.planningKey, number: { in: numbers } }, select: { number: true } });
   const dupes = numbers.filter((n, i) => numbers.indexOf(n) !== i);
   if (taken.length || dupes.length) {
-    const list = [...new Set([...taken.map((t) => t.number), ...dupes])].map((n) => `P${n}`).join(", ");
+    const list = [...new Set([...taken.map((t) => t.number), ...dupes])].map((n) => `#${n}`).join(", ");
     throw new z.ZodError([{ code: "custom", path: ["files"], message: `prompt numbers already used: ${list}`, input: null }]);
   }
   const settings = await getDb().projectSettings.findUniqueOrThrow({ where: { projectId: project.id } });

@@ -49,7 +49,7 @@ export async function syncPromptFiles(project: Project): Promise<number> {
           ...(approval === "pending" ? { approvals: { create: { teamId: project.teamId, projectId: project.id, kind: "prompt_run", requestedBy: "system" } } } : {}),
         },
       });
-      await recordActivity(project, "promptsChange", `P${file.number} ${file.title} imported from ${filePath}`);
+      await recordActivity(project, "promptsChange", `#${file.number} ${file.title} imported from ${filePath}`);
       changed++;
       continue;
     }

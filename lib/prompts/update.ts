@@ -32,10 +32,10 @@ export async function editPrompt(project: Project, promptId: string, raw: unknow
     throw new z.ZodError([{ code: "custom", path: ["dependencies"], message: "cannot include the prompt itself", input: patch.dependencies }]);
   }
   const n = await getDb().prompt.updateMany({ where: { id: promptId, status: { in: ["pending", "failed", "cancelled"] } }, data: patch });
-  if (n.count === 0) throw new PromptStateError(`P${prompt.number} is ${prompt.status}; only prompts that are not running or done can be edited`);
+  if (n.count === 0) throw new PromptStateError(`#${prompt.number} is ${prompt.status}; only prompts that are not running or done can be edited`);
   await recordChange(project, {
     audit: { by, action: "prompt.edited", target: { type: "prompt", id: promptId }, before: Object.fromEntries(Object.keys(patch).map((k) => [k, prompt[k as keyof typeof patch]])), after: patch },
-    activity: ["promptsChange", `P${prompt.number} edited`, { promptId }],
+    activity: ["promptsChange", `#${prompt.number} edited`, { promptId }],
     nudge: "prompt changed",
   });
   return getDb().prompt.findUniqueOrThrow({ where: { id: promptId } });
@@ -54,10 +54,10 @@ export async function cancelPrompt(project: Project, promptId: string, by: Audit
     if (runs.count > 0) await tx.loopState.update({ where: { projectId: project.id }, data: { lastSpawnAt: null } });
     return true;
   });
-  if (!changed) throw new PromptStateError(`P${prompt.number} is ${prompt.status}; only pending or running prompts can be cancelled`);
+  if (!changed) throw new PromptStateError(`#${prompt.number} is ${prompt.status}; only pending or running prompts can be cancelled`);
   await recordChange(project, {
     audit: { by, action: "prompt.cancelled", target: { type: "prompt", id: promptId }, before: { status: prompt.status }, after: { status: "cancelled" } },
-    activity: ["taskFailed", `P${prompt.number} ${prompt.title}: cancelled`, { promptId }],
+    activity: ["taskFailed", `#${prompt.number} ${prompt.title}: cancelled`, { promptId }],
     nudge: "prompt cancelled",
   });
 }
@@ -66,10 +66,10 @@ export async function cancelPrompt(project: Project, promptId: string, by: Audit
 export async function retryPrompt(project: Project, promptId: string, by: AuditBy = SYSTEM) {
   const prompt = await requirePrompt(project, promptId);
   const requeued = await changePromptStatus(promptId, { from: ["failed", "cancelled"], to: "pending", data: { attempts: 0 } });
-  if (!requeued) throw new PromptStateError(`P${prompt.number} is ${prompt.status}; only failed or cancelled prompts can be retried`);
+  if (!requeued) throw new PromptStateError(`#${prompt.number} is ${prompt.status}; only failed or cancelled prompts can be retried`);
   await recordChange(project, {
     audit: { by, action: "prompt.retried", target: { type: "prompt", id: promptId }, before: { status: prompt.status, attempts: prompt.attempts }, after: { status: "pending", attempts: 0 } },
-    activity: ["promptsChange", `P${prompt.number} ${prompt.title}: back to the queue`, { promptId }],
+    activity: ["promptsChange", `#${prompt.number} ${prompt.title}: back to the queue`, { promptId }],
     nudge: "prompt retried",
   });
 }

@@ -33,7 +33,7 @@ export async function cancelRun(project: { id: string; teamId: string }, runId: 
   });
   if (!run) throw new RunStateError("only a queued or running run can be cancelled");
   await revokeRunToken(runId);
-  const label = run.prompt ? `P${run.prompt.number} ${run.prompt.title}` : `${run.kind} run`;
+  const label = run.prompt ? `#${run.prompt.number} ${run.prompt.title}` : `${run.kind} run`;
   await recordChange(project, {
     audit: { by, action: "run.cancelled", target: { type: "run", id: runId }, before: { status: "live" }, after: { status: "cancelled" } },
     activity: ["taskFailed", `${label}: run cancelled`, { runId, promptId: run.promptId ?? undefined }],

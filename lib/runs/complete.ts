@@ -51,7 +51,7 @@ export async function completeRun(runId: string, outcome: RunOutcome): Promise<b
       await changePromptStatus(prompt.id, { from: "in_progress", to: "done" }, tx, now);
       prompt = await tx.prompt.findUniqueOrThrow({ where: { id: prompt.id } });
     } else if (prompt && outcome.status !== "succeeded") {
-      prompt = await failPromptAttempt(tx, prompt.id, outcome.failureLog ?? null, outcome.countAttempt ?? true, outcome.retry ?? true);
+      prompt = await failPromptAttempt(tx, prompt.id, outcome.failureLog ?? null, outcome.countAttempt ?? true, outcome.retry ?? true, now);
     }
     // A lead run answers a thread; it never held one of the loop's spawn slots.
     if (run.kind !== "lead") await clearSpawnCooldown(tx, run.projectId);
@@ -72,7 +72,7 @@ export async function completeRun(runId: string, outcome: RunOutcome): Promise<b
   // The worker's result is in: the lead's route turn for this prompt is evaluated.
   if (run.promptId) await advanceRoutes(run.promptId, "evaluated");
   await announce(run.project.teamId, { type: "agentsChange", projectId: run.projectId, runId });
-  const label = prompt ? `P${prompt.number} ${prompt.title}` : `${run.kind} run`;
+  const label = prompt ? `#${prompt.number} ${prompt.title}` : `${run.kind} run`;
   const ids = { runId, promptId: prompt?.id };
   if (outcome.status === "succeeded") {
     const message = outcome.commitSha ? `${label}: agent finished (${outcome.commitSha.slice(0, 7)}); merge queued` : `${label}: done (no changes)`;

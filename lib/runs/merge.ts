@@ -85,7 +85,7 @@ export async function mergeRun(runId: string): Promise<MergeStatus | null> {
   }, { timeout: 20 * 60_000, maxWait: 20 * 60_000 });
 
   const { outcome, prompt, outbox } = result;
-  const label = prompt ? `P${prompt.number} ${prompt.title}` : `run ${runId}`;
+  const label = prompt ? `#${prompt.number} ${prompt.title}` : `run ${runId}`;
   const ids = { runId, promptId: run.promptId ?? undefined };
   if (outcome.status === "merged") {
     await removeWorktree({ repoPath, path: target.worktreePath, branch: target.branch, baseBranch });
