@@ -6,7 +6,7 @@ import { getDb } from "@/lib/db";
 import { commitAll, createWorktree, git } from "@/lib/git";
 import { mergeRun } from "@/lib/runs/merge";
 import { addPrompt, createTeamWithProject } from "./helpers/fixtures";
-import { activity, audits, emptyQueues, queuedJobs } from "./helpers/runs";
+import { activity, announced, audits, emptyQueues, queuedJobs } from "./helpers/runs";
 
 const BRANCH = "ringmaster/4-add-search";
 
@@ -77,6 +77,10 @@ describe("the merge queue (seed 003)", () => {
       message: `#4 Add search: merge conflict (conflict in shared.txt); back to the queue to be redone from the current base; work kept at ${path}`,
     }]);
     expect(await queuedJobs("tick")).toEqual([[expect.any(String), { projectId: project.id, reason: "merge conflict" }]]);
+    expect((await announced(team.id)).filter((e) => e.type === "error")).toEqual([{
+      type: "error", projectId: project.id, runId: run.id, promptId: prompt.id,
+      message: `#4 Add search: merge conflict (conflict in shared.txt); back to the queue to be redone from the current base; work kept at ${path}`,
+    }]);
   });
 
   it("rebases work whose base only moved and verifies it again, without re-running the agent", async () => {

@@ -95,11 +95,14 @@ describe("a tick (seed 000)", () => {
     expect(await runTick(project.id, clock)).toMatchObject({ decision: { kind: "blocked_planner", message: "Planner running: no spawns until it finishes" } });
   });
 
-  it("announces all done once, and finishes stopping when the last agent is gone", async () => {
+  it("announces all done once and stops the autopilot itself (seed 003), and finishes stopping when the last agent is gone", async () => {
     const { team, project } = await runningProject({ plannerEnabled: true });
-    await runTick(project.id, clock);
-    await runTick(project.id, clock);
+    expect(await runTick(project.id, clock)).toMatchObject({ decision: { kind: "all_done" } });
+    expect((await loopStateOf(project.id)).mode).toBe("stopped");
+    expect(await runTick(project.id, clock)).toMatchObject({ decision: { kind: "idle", message: "Loop stopped" } });
     expect((await announced(team.id)).filter((e) => e.type === "allDone")).toEqual([{ type: "allDone", projectId: project.id }]);
+    expect((await announced(team.id)).filter((e) => e.type === "stopped")).toHaveLength(1);
+    expect(await getDb().auditEvent.findFirst({ where: { teamId: team.id, action: "loop.stop" } })).toMatchObject({ actorType: "system" });
 
     await getDb().loopState.update({ where: { projectId: project.id }, data: { mode: "stopping" } });
     const run = await getDb().run.create({ data: { projectId: project.id, kind: "executor", status: "running", adapter: "demo", leaseExpiresAt: new Date(now.getTime() + 60_000) } });
@@ -108,7 +111,9 @@ describe("a tick (seed 000)", () => {
     await getDb().run.update({ where: { id: run.id }, data: { status: "succeeded" } });
     await runTick(project.id, clock);
     expect((await loopStateOf(project.id)).mode).toBe("stopped");
-    expect((await activity(project.id)).filter((a) => a.type === "stopped").map((a) => a.message)).toEqual(["Loop stopped: all running agents finished"]);
+    expect((await activity(project.id)).filter((a) => a.type === "stopped").map((a) => a.message)).toEqual([
+      "Loop stopped: all done, no tasks remain (Start runs it again)", "Loop stopped: all running agents finished",
+    ]);
   });
 
   it("leaves an expired lease to the fleet-wide sweeper, and picks the prompt it returned at the next tick", async () => {

@@ -19,7 +19,7 @@ const transitions: Record<"start" | "stop" | "pause" | "resume", { from: LoopMod
   resume: { from: ["paused"], event: "resumed", message: "Loop resumed" },
 };
 
-export async function changeLoopMode(project: Project, action: keyof typeof transitions, by: AuditBy = SYSTEM): Promise<LoopMode> {
+export async function changeLoopMode(project: Project, action: keyof typeof transitions, by: AuditBy = SYSTEM, why?: string): Promise<LoopMode> {
   const t = transitions[action];
   const db = getDb();
   const state = await db.loopState.findUniqueOrThrow({ where: { projectId: project.id } });
@@ -40,7 +40,7 @@ export async function changeLoopMode(project: Project, action: keyof typeof tran
   if (updated.count === 0) throw new ControlError("action", "the loop changed meanwhile; try again");
   await recordChange(project, {
     audit: { by, action: `loop.${action}`, target: { type: "project", id: project.id }, before: { mode: state.mode }, after: { mode } },
-    activity: [t.event, mode === "stopped" ? "Loop stopped" : t.message],
+    activity: [t.event, why ?? (mode === "stopped" ? "Loop stopped" : t.message)],
     nudge: `loop ${action}`,
   });
   return mode;

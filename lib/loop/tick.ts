@@ -5,6 +5,9 @@ import { enqueuePullRequestPoll, enqueueSpawn } from "@/lib/queues";
 import { claimPromptForRun, createPromptlessRun } from "@/lib/runs/claim";
 import { plannerStateAfterSnapshot } from "@/lib/loop/backoff";
 import { checkBranch } from "@/lib/loop/branch";
+import { changeLoopMode } from "@/lib/loop/controls";
+import * as say from "@/lib/loop/messages";
+import { SYSTEM } from "@/lib/audit/record";
 import { decide } from "@/lib/loop/decide";
 import { releaseTickLock, TICK_LOCK_MS } from "@/lib/loop/lock";
 import { loadTickSnapshot, lockAndLoad, tickSkipReason, type TickSnapshot } from "@/lib/loop/load";
@@ -122,8 +125,10 @@ async function applyDecision(snap: TickSnapshot, decision: Decision, now: Date, 
       await enqueueSpawn(run.id);
       await recordActivity(project, "taskAssigned", `Planner run ${run.id} queued`, { runId: run.id });
     }
-  } else if (decision.kind === "all_done" && ls.lastStatus !== decision.message) {
+  } else if (decision.kind === "all_done") {
+    // Seed 003: no tasks left and no agent running → the autopilot exits (Start runs it again).
     await announce(project.teamId, { type: "allDone", projectId: project.id });
+    await changeLoopMode(project, "stop", SYSTEM, say.allDoneStopMessage);
   } else if (decision.kind === "idle" && ls.mode === "stopping" && snap.runs.length === 0) {
     await db.loopState.update({ where: { projectId: project.id }, data: { mode: "stopped" } });
     await recordActivity(project, "stopped", "Loop stopped: all running agents finished");

@@ -79,7 +79,10 @@ export async function completeRun(runId: string, outcome: RunOutcome): Promise<b
     await recordActivity(run.project, outcome.commitSha ? "runChange" : "taskCompleted", message, ids);
   } else {
     const next = prompt ? (prompt.status === "failed" ? "failed for good" : `back to pending (attempt ${prompt.attempts}/${prompt.maxAttempts})`) : "";
-    await recordActivity(run.project, "taskFailed", `${label}: ${outcome.status}${outcome.error ? ` (${outcome.error})` : ""}${next ? `; ${next}` : ""}`, ids);
+    const message = `${label}: ${outcome.status}${outcome.error ? ` (${outcome.error})` : ""}${next ? `; ${next}` : ""}`;
+    await recordActivity(run.project, "taskFailed", message, ids);
+    // A person cancelling a run is not an error.
+    if (outcome.status !== "cancelled") await announce(run.project.teamId, { type: "error", projectId: run.projectId, ...ids, message });
   }
   await publishOutbox(outbox);
   return true;

@@ -4,6 +4,7 @@ import { inheritedProcessEnv } from "@/lib/env";
 import { publishOutbox, recordOutbox } from "@/lib/queues";
 import { mergeIntoBase, rebaseOntoBase, removeWorktree } from "@/lib/git";
 import { recordActivity } from "@/lib/activity/record";
+import { announce } from "@/lib/events/publish";
 import { failPromptAttempt, returnConflictedPrompt } from "@/lib/runs/finish-prompt";
 import { runVerifyCommand } from "@/lib/runs/verify";
 import { openRunSandbox, recordEgress } from "@/lib/runs/sandbox";
@@ -93,7 +94,9 @@ export async function mergeRun(runId: string): Promise<MergeStatus | null> {
   } else {
     // Invariant 5: unmerged work is never deleted; its worktree and branch stay for inspection.
     const next = prompt?.status === "failed" ? "failed for good" : "back to the queue to be redone from the current base";
-    await recordActivity(project, "taskFailed", `${label}: merge ${outcome.status} (${outcome.detail}); ${next}; work kept at ${target.worktreePath}`, ids);
+    const message = `${label}: merge ${outcome.status} (${outcome.detail}); ${next}; work kept at ${target.worktreePath}`;
+    await recordActivity(project, "taskFailed", message, ids);
+    await announce(project.teamId, { type: "error", projectId: project.id, ...ids, message });
   }
   await publishOutbox(outbox);
   return outcome.status;

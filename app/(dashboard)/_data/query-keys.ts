@@ -20,7 +20,7 @@ export const queryKeys = {
 };
 
 const LOOP = new Set(["started", "stopped", "paused", "resumed", "loopStatus", "branchChange", "projectChange", "agentsChange", "allDone"]);
-const PROMPTS = new Set(["promptsChange", "taskAssigned", "taskCompleted", "taskFailed", "allDone", "runChange", "branchChange"]);
+const PROMPTS = new Set(["promptsChange", "taskAssigned", "taskCompleted", "taskFailed", "allDone", "runChange", "branchChange", "error"]);
 const RUNS = new Set(["runChange", "taskAssigned", "taskCompleted", "taskFailed", "agentsChange"]);
 
 /** Which cached queries an event makes stale (events are hints: the pages re-read). */
