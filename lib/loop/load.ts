@@ -17,7 +17,7 @@ const snapshotSelect = (loopStateTable: string) => `
     'merging', COALESCE((SELECT json_agg(json_build_object('runId', r.id, 'promptId', r."promptId"))
       FROM "Run" r WHERE r."projectId" = p.id AND r.status = 'succeeded' AND r."mergeStatus" = 'pending'), '[]'::json),
     'prompts', COALESCE((SELECT json_agg(json_build_object(
-        'id', q.id, 'number', q.number, 'status', q.status, 'priority', q.priority, 'filePath', q."filePath", 'retryAt', q."retryAt",
+        'id', q.id, 'number', q.number, 'status', q.status, 'priority', q.priority, 'filePath', q."filePath", 'fileStatus', q."fileStatus", 'retryAt', q."retryAt",
         'dependencies', COALESCE(q.dependencies, '{}'), 'approval', q.approval, 'title', q.title))
       FROM "Prompt" q WHERE q."projectId" = p.id AND q."planningKey" = p."planningKey"), '[]'::json)
   ) AS snap
@@ -36,7 +36,7 @@ interface RawSnapshot {
   runs: RawRun[];
   /** Runs that succeeded with commits whose merge has not landed yet. */
   merging: Array<{ runId: string; promptId: string | null }>;
-  prompts: Array<{ id: string; number: number; status: PromptStatus; priority: number; filePath: string | null; retryAt: string | null; dependencies: number[]; approval: string; title: string }>;
+  prompts: Array<{ id: string; number: number; status: PromptStatus; priority: number; filePath: string | null; fileStatus: PromptStatus | null; retryAt: string | null; dependencies: number[]; approval: string; title: string }>;
 }
 
 const date = (v: string | null) => (v === null ? null : new Date(v));

@@ -15,13 +15,19 @@ describe("promptSnapshot", () => {
     });
   });
 
-  it("hashes numbers and statuses with sha1", () => {
-    // printf '1:done\n2:pending\n3:pending' | sha1sum
-    expect(promptSnapshot(prompts).hash).toBe("f295d19716647591fb99a3b78f092dfb03ed7817");
+  it("hashes numbers, statuses and file names with sha1", () => {
+    // printf '1:done:\n2:pending:\n3:pending:' | sha1sum
+    expect(promptSnapshot(prompts).hash).toBe("960801517e89e5751c1b649f73864a0f6a96e894");
   });
 
   it("does not depend on input order", () => {
     expect(promptSnapshot([...prompts].reverse()).hash).toBe(promptSnapshot(prompts).hash);
+  });
+
+  it("changes when a prompt's file is renamed (seed 000 hashes file names)", () => {
+    const named = (filePath: string) => promptSnapshot([{ ...prompts[0], filePath }, prompts[1], prompts[2]]).hash;
+    expect(named(".planning/main/prompts/02-a.md")).not.toBe(named(".planning/main/prompts/02-b.md"));
+    expect(named(".planning/main/prompts/02-a.md")).not.toBe(promptSnapshot(prompts).hash);
   });
 
   it("changes when a status or a number changes", () => {

@@ -7,11 +7,12 @@ export interface PromptSnapshot {
   total: number;
 }
 
-export function promptSnapshot(prompts: ReadonlyArray<{ number: number; status: PromptStatus }>): PromptSnapshot {
+export function promptSnapshot(prompts: ReadonlyArray<{ number: number; status: PromptStatus; filePath?: string | null }>): PromptSnapshot {
   const counts = Object.fromEntries(PROMPT_STATUSES.map((s) => [s, 0])) as Record<PromptStatus, number>;
   for (const prompt of prompts) counts[prompt.status] += 1;
-  // Sorted so that the order the caller loaded prompts in never changes the hash.
-  const lines = prompts.map((p) => `${p.number}:${p.status}`).sort();
+  // Seed 000 hashes file names too: a renamed prompt file is a change. Sorted so that the order
+  // the caller loaded prompts in never changes the hash.
+  const lines = prompts.map((p) => `${p.number}:${p.status}:${p.filePath ?? ""}`).sort();
   const hash = createHash("sha1").update(lines.join("\n")).digest("hex");
   return { hash, counts, total: prompts.length };
 }

@@ -14,6 +14,7 @@ import { loadTickSnapshot, lockAndLoad, tickSkipReason, type TickSnapshot } from
 import { recordActivity } from "@/lib/activity/record";
 import { promptSnapshot } from "@/lib/loop/snapshot";
 import { syncPromptFiles } from "@/lib/prompts/sync";
+import { writeBackPromptStatuses } from "@/lib/prompts/write-back";
 import type { Decision, PromptView } from "@/lib/loop/types";
 import type { PromptPriority } from "@/lib/prompts/schema";
 
@@ -37,6 +38,7 @@ export async function runTick(projectId: string, now = () => new Date()): Promis
       enqueuePullRequestPoll(snap.project, snap.settings, snap.loopState.tickCount),
     ]);
     if (branch || imported > 0) snap = (await loadTickSnapshot(projectId))!;
+    await writeBackPromptStatuses(snap.project, snap.prompts);
     const decision = decide(toDecisionInput(snap), now());
     await applyDecision(snap, decision, now(), me);
     finished = true;

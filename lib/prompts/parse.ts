@@ -5,7 +5,7 @@ import { FIELD_RULES, promptFrontmatterSchema, type PromptFile } from "@/lib/pro
 
 export type ParsePromptResult = { ok: true; prompt: PromptFile } | { ok: false; error: string };
 
-const FRONTMATTER = /^---[ \t]*\r?\n([\s\S]*?\r?\n)?---[ \t]*(?:\r?\n|$)/;
+export const FRONTMATTER = /^---[ \t]*\r?\n([\s\S]*?\r?\n)?---[ \t]*(?:\r?\n|$)/;
 const FILE_NUMBER = /^(\d+)-/;
 
 export function parsePromptFile(fileName: string, text: string): ParsePromptResult {

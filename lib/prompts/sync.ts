@@ -44,7 +44,7 @@ export async function syncPromptFiles(project: Project): Promise<number> {
       await db.prompt.create({
         data: {
           projectId: project.id, planningKey: project.planningKey, number: file.number, title: file.title, body: file.body,
-          status: file.status, priority: file.priority, dependencies: file.dependencies, origin: "file", filePath,
+          status: file.status, fileStatus: file.status, priority: file.priority, dependencies: file.dependencies, origin: "file", filePath,
           approval, maxAttempts: settings.maxAttempts,
           ...(approval === "pending" ? { approvals: { create: { teamId: project.teamId, projectId: project.id, kind: "prompt_run", requestedBy: "system" } } } : {}),
         },
@@ -57,10 +57,13 @@ export async function syncPromptFiles(project: Project): Promise<number> {
     const edited = row.title !== file.title || row.body !== file.body || row.priority !== file.priority
       || row.dependencies.join() !== file.dependencies.join();
     // The database owns the lifecycle once a prompt runs; a file can still close a pending one.
-    const closes = row.status === "pending" && (file.status === "done" || file.status === "cancelled");
+    // Only a status someone wrote into the file counts, not one the loop wrote back (fileStatus).
+    const fileChanged = file.status !== row.fileStatus;
+    const closes = row.status === "pending" && fileChanged && (file.status === "done" || file.status === "cancelled");
+    if (fileChanged && !closes) await db.prompt.updateMany({ where: { id: row.id }, data: { fileStatus: file.status } });
     if (row.status === "pending" && (edited || closes)) {
       const text = { title: file.title, body: file.body, priority: file.priority, dependencies: file.dependencies };
-      if (closes) await changePromptStatus(row.id, { from: "pending", to: file.status, data: text }, db);
+      if (closes) await changePromptStatus(row.id, { from: "pending", to: file.status, data: { ...text, fileStatus: file.status } }, db);
       else await db.prompt.updateMany({ where: { id: row.id, status: "pending" }, data: text });
       changed++;
     }

@@ -1,2 +1,0 @@
--- AlterTable
-ALTER TABLE "Prompt" ADD COLUMN     "retryAt" TIMESTAMP(3);
