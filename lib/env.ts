@@ -41,6 +41,9 @@ const schema = z.object({
   RETRY_BACKOFF_MS: z.coerce.number().int().min(0).default(10_000),
   // Merge conflicts hand the prompt back without spending an attempt; this many conflicts fail it.
   MAX_MERGE_CONFLICTS: z.coerce.number().int().min(1).default(5),
+  // The worktree collector: how often it runs, and how long a worktree holding unmerged commits is kept.
+  WORKTREE_GC_MS: z.coerce.number().int().min(1000).default(10 * 60_000),
+  WORKTREE_RETENTION_DAYS: z.coerce.number().min(0).default(14),
   LEASE_RENEW_MS: z.coerce.number().int().min(100).default(3_000),
   SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).default(2_000),
   // A prompt whose runs were lost this many times (it kills its worker?) fails for good.

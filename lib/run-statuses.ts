@@ -10,3 +10,19 @@ export const isLiveRunStatus = (status: string): status is LiveRunStatus => (LIV
 
 /** The live statuses as a SQL list, for the hand-written tick snapshot query. */
 export const LIVE_RUN_STATUSES_SQL = LIVE_RUN_STATUSES.map((s) => `'${s}'`).join(", ");
+
+/**
+ * The badge a run shows: a succeeded run whose work did not land is not a success, so it
+ * reads as its merge's outcome (never a green "succeeded" next to a conflict).
+ */
+export function runBadge(status: string, mergeStatus: string | null): { label: string; tone: string } {
+  if (status !== "succeeded" || !mergeStatus) return { label: status.replace("_", " "), tone: status };
+  if (mergeStatus === "merged") return { label: "merged", tone: "merged" };
+  if (mergeStatus === "pending") return { label: "merging", tone: "in_progress" };
+  if (mergeStatus === "conflict") return { label: "merge conflict", tone: "failed" };
+  if (mergeStatus === "failed") return { label: "merge failed", tone: "failed" };
+  return { label: `succeeded · ${mergeStatus}`, tone: "succeeded" };
+}
+
+/** "attempts n/m" everywhere: n counts the attempts spent (failed ones; lost runs and conflicts spend none). */
+export const attemptsText = (spent: number, max: number) => `attempts ${spent}/${max}`;

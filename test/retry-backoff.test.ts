@@ -25,6 +25,8 @@ describe("a failed attempt backs off before the prompt runs again", () => {
     expect(first).toMatchObject({ status: "pending", attempts: 1, failureLog: "tests failed: 3 of 40" });
     expect(first.retryAt!.getTime() - ended.getTime()).toBeGreaterThanOrEqual(10_000);
     expect(first.retryAt!.getTime() - ended.getTime()).toBeLessThan(11_000);
+    expect((await db.activityEvent.findFirstOrThrow({ where: { projectId: project.id, type: "taskFailed" } })).message)
+      .toBe("#4 Add search: failed (exit code 1); back to pending (attempts 1/5; retry in 10s)");
 
     const at = (ms: number) => () => new Date(first.retryAt!.getTime() + ms);
     expect(await runTick(project.id, at(-2_500))).toMatchObject({

@@ -65,12 +65,12 @@ describe("completing a run", () => {
       .toMatchObject({ status: "pending", attempts: 1, failureLog: "boom: disk on fire", completedAt: null });
     expect(await queuedJobs("merge")).toEqual([]);
     expect(newer(await activity(project.id), acts)).toEqual([
-      { type: "taskFailed", message: "#4 Add search: failed (exit code 3); back to pending (attempt 1/3)", data: { runId: run.id, promptId: prompt.id } },
+      { type: "taskFailed", message: "#4 Add search: failed (exit code 3); back to pending (attempts 1/3)", data: { runId: run.id, promptId: prompt.id } },
     ]);
     expect((await audits(team.id)).at(-1)).toMatchObject({ action: "run.failed", after: { status: "failed", exitCode: 3, promptStatus: "pending" } });
     // Seed 003: a failure emits an `error` event.
     expect((await announced(team.id)).filter((e) => e.type === "error")).toEqual([{
-      type: "error", projectId: project.id, runId: run.id, promptId: prompt.id, message: "#4 Add search: failed (exit code 3); back to pending (attempt 1/3)",
+      type: "error", projectId: project.id, runId: run.id, promptId: prompt.id, message: "#4 Add search: failed (exit code 3); back to pending (attempts 1/3)",
     }]);
     expect(await queuedJobs("tick")).toEqual([[expect.any(String), { projectId: project.id, reason: "run failed" }]]);
   });

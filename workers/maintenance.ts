@@ -4,6 +4,7 @@ import { sweepRuns } from "@/lib/runs/reconcile";
 import { ensureTickSchedules } from "@/lib/loop/schedules";
 import { relayOutbox } from "@/lib/queues";
 import { scanThreads } from "@/lib/lead/scan";
+import { collectWorktrees } from "@/lib/runs/worktree-gc";
 
 // A queued run or merge whose job has not started this long after it should have is enqueued again.
 const REQUEUE_AFTER_MS = 15_000;
@@ -47,6 +48,7 @@ export function startMaintenance(): () => void {
     every("outbox relay", env.OUTBOX_RELAY_MS, () => relayOutbox()),
     // The lead's loop: a pass a second, as the conversation's pace needs and no faster.
     every("lead", LEAD_SCAN_MS, () => scanThreads()),
+    every("worktree collector", env.WORKTREE_GC_MS, () => collectWorktrees({ now: new Date(), retentionMs: env.WORKTREE_RETENTION_DAYS * 86_400_000 })),
   ];
   return () => stops.forEach((stop) => stop());
 }

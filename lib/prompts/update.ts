@@ -65,7 +65,7 @@ export async function cancelPrompt(project: Project, promptId: string, by: Audit
 /** Sends a failed or cancelled prompt back to the queue with fresh attempts. */
 export async function retryPrompt(project: Project, promptId: string, by: AuditBy = SYSTEM) {
   const prompt = await requirePrompt(project, promptId);
-  const requeued = await changePromptStatus(promptId, { from: ["failed", "cancelled"], to: "pending", data: { attempts: 0 } });
+  const requeued = await changePromptStatus(promptId, { from: ["failed", "cancelled"], to: "pending", data: { attempts: 0, retryAt: null } });
   if (!requeued) throw new PromptStateError(`#${prompt.number} is ${prompt.status}; only failed or cancelled prompts can be retried`);
   await recordChange(project, {
     audit: { by, action: "prompt.retried", target: { type: "prompt", id: promptId }, before: { status: prompt.status, attempts: prompt.attempts }, after: { status: "pending", attempts: 0 } },

@@ -8,6 +8,7 @@ import { clearSpawnCooldown, failPromptAttempt } from "@/lib/runs/finish-prompt"
 import { changePromptStatus } from "@/lib/prompts/transitions";
 import { finishLeadRun } from "@/lib/threads/lead-run";
 import { advanceRoutes } from "@/lib/threads/routing";
+import { attemptsText } from "@/lib/run-statuses";
 
 export interface RunOutcome {
   status: Extract<RunStatus, "succeeded" | "failed" | "timed_out" | "cancelled">;
@@ -78,7 +79,9 @@ export async function completeRun(runId: string, outcome: RunOutcome): Promise<b
     const message = outcome.commitSha ? `${label}: agent finished (${outcome.commitSha.slice(0, 7)}); merge queued` : `${label}: done (no changes)`;
     await recordActivity(run.project, outcome.commitSha ? "runChange" : "taskCompleted", message, ids);
   } else {
-    const next = prompt ? (prompt.status === "failed" ? "failed for good" : `back to pending (attempt ${prompt.attempts}/${prompt.maxAttempts})`) : "";
+    const wait = prompt?.retryAt ? Math.ceil((prompt.retryAt.getTime() - now.getTime()) / 1000) : 0;
+    const retry = `${attemptsText(prompt?.attempts ?? 0, prompt?.maxAttempts ?? 0)}${wait > 0 ? `; retry in ${wait}s` : ""}`;
+    const next = prompt ? (prompt.status === "failed" ? "failed for good" : `back to pending (${retry})`) : "";
     const message = `${label}: ${outcome.status}${outcome.error ? ` (${outcome.error})` : ""}${next ? `; ${next}` : ""}`;
     await recordActivity(run.project, "taskFailed", message, ids);
     // A person cancelling a run is not an error.

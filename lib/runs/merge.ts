@@ -90,6 +90,7 @@ export async function mergeRun(runId: string): Promise<MergeStatus | null> {
   const ids = { runId, promptId: run.promptId ?? undefined };
   if (outcome.status === "merged") {
     await removeWorktree({ repoPath, path: target.worktreePath, branch: target.branch, baseBranch });
+    await db.run.update({ where: { id: runId }, data: { worktreeGoneAt: new Date() } });
     await recordActivity(project, "taskCompleted", `${label}: merged into ${baseBranch} (${outcome.detail.slice(0, 7)})`, ids);
   } else {
     // Invariant 5: unmerged work is never deleted; its worktree and branch stay for inspection.

@@ -14,7 +14,7 @@ export function EditPrompt(p: Props) {
   const [v, setV] = useState({ title: p.title, body: p.body, priority: String(p.priority), dependencies: p.dependencies.join(", ") });
   const save = useApiMutation((d: typeof v) => api(`/api/prompts/${p.id}`, {
     method: "PATCH",
-    body: { title: d.title, body: d.body, priority: Number(d.priority), dependencies: d.dependencies.split(/[\s,]+/).filter(Boolean).map((s) => Number(s.replace(/^P/i, ""))) },
+    body: { title: d.title, body: d.body, priority: Number(d.priority), dependencies: d.dependencies.split(/[\s,]+/).filter(Boolean).map((s) => Number(s.replace(/^[P#]/i, ""))) },
   }), { refresh: true, invalidate: [queryKeys.prompt(p.id)], onSuccess: () => setOpen(false) });
   const { error: err, fieldError: errorFor } = save;
   if (!open) return <button type="button" className="secondary" onClick={() => setOpen(true)}>Edit prompt</button>;

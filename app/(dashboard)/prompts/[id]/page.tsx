@@ -7,6 +7,8 @@ import { orNotFound, requirePageActor } from "@/app/(dashboard)/current";
 import { ensurePromptThread } from "@/lib/threads/create";
 import { ThreadView } from "@/app/(dashboard)/threads/_components/thread-view";
 import { EditPrompt } from "./edit-prompt";
+import { RetryPrompt } from "./retry-prompt";
+import { attemptsText, runBadge } from "@/lib/run-statuses";
 
 export const dynamic = "force-dynamic";
 
@@ -20,15 +22,16 @@ export default async function PromptPage({ params }: { params: Promise<{ id: str
   return (
     <div className="prompt">
       <p className="muted"><Link href={`/projects/${prompt.project.id}`}>{prompt.project.name}</Link></p>
-      <h1>P{prompt.number} {prompt.title} <span className={`badge ${prompt.status}`} data-testid="prompt-status">{prompt.status}</span></h1>
+      <h1>#{prompt.number} {prompt.title} <span className={`badge ${prompt.status}`} data-testid="prompt-status">{prompt.status}</span></h1>
       <p className="muted small">
-        priority P{prompt.priority} · {prompt.dependencies.length ? `after ${prompt.dependencies.map((d) => `P${d}`).join(", ")}` : "no dependencies"}
-        {" · "}from {prompt.origin} · attempts {prompt.attempts}/{prompt.maxAttempts}{prompt.domain ? ` · domain ${prompt.domain}` : ""}
+        P{prompt.priority} · {prompt.dependencies.length ? `after ${prompt.dependencies.map((d) => `#${d}`).join(", ")}` : "no dependencies"}
+        {" · "}from {prompt.origin} · <span data-testid="prompt-attempts">{attemptsText(prompt.attempts, prompt.maxAttempts)}</span>{prompt.domain ? ` · domain ${prompt.domain}` : ""}
       </p>
       <article className="panel markdown"><Markdown>{prompt.body || "_No body._"}</Markdown></article>
       {canEdit && ["pending", "failed", "cancelled"].includes(prompt.status) && (
         <EditPrompt id={prompt.id} title={prompt.title} body={prompt.body} priority={prompt.priority} dependencies={prompt.dependencies} />
       )}
+      {canEdit && (prompt.status === "failed" || prompt.status === "cancelled") && <RetryPrompt id={prompt.id} />}
       {prompt.failureLog && (
         <details className="panel"><summary>Failure log</summary><pre className="log">{prompt.failureLog}</pre></details>
       )}
@@ -37,7 +40,7 @@ export default async function PromptPage({ params }: { params: Promise<{ id: str
         <ul className="runs">
           {prompt.runs.map((r) => (
             <li key={r.id}>
-              <Link href={`/runs/${r.id}`}>attempt {r.attempt}</Link> <span className={`badge ${r.status}`}>{r.status}</span>
+              <Link href={`/runs/${r.id}`}>attempt {r.attempt}</Link> <span className={`badge ${runBadge(r.status, r.mergeStatus).tone}`}>{runBadge(r.status, r.mergeStatus).label}</span>
               <span className="muted small">{r.queuedAt.toISOString()}{r.mergeStatus ? ` · merge ${r.mergeStatus}` : ""}{r.error ? ` · ${r.error}` : ""}</span>
             </li>
           ))}

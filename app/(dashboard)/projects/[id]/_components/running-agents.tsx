@@ -18,7 +18,7 @@ export function RunningAgents({ projectId }: { projectId: string }) {
           const health = r.status === "queued" ? "waiting for a worker" : leaseLeft === null ? "no lease" : leaseLeft > 0 ? `lease ok (${formatDuration(leaseLeft)})` : "lease expired";
           return (
             <li key={r.id} data-testid="running-agent">
-              <Link href={`/runs/${r.id}`}>{r.prompt ? `P${r.prompt.number} ${r.prompt.title}` : `${r.kind} run`}</Link>
+              <Link href={`/runs/${r.id}`}>{r.prompt ? `#${r.prompt.number} ${r.prompt.title}` : `${r.kind} run`}</Link>
               <span className={`badge ${r.status}`}>{r.status}</span>
               <span className="muted small">{formatDuration(now - since)} · {r.adapter}{r.model ? ` (${r.model})` : ""} · attempt {r.attempt}</span>
               <span className={leaseLeft !== null && leaseLeft <= 0 ? "small error" : "small muted"}>{health}</span>

@@ -8,7 +8,7 @@ import { LogView } from "./log-view";
 import { useRun } from "@/app/(dashboard)/_data/use-run";
 import { useApiMutation } from "@/app/(dashboard)/_data/use-api-mutation";
 import { queryKeys } from "@/app/(dashboard)/_data/query-keys";
-import { isLiveRunStatus } from "@/lib/run-statuses";
+import { isLiveRunStatus, runBadge } from "@/lib/run-statuses";
 import { EgressFacts } from "./egress-facts";
 import { RunDiff } from "./run-diff";
 import { RunWork } from "./run-work";
@@ -27,9 +27,9 @@ export function RunDetail({ runId, canOperate, canAdmin }: { runId: string; canO
   return (
     <div className="run">
       <p className="muted"><Link href={`/projects/${data.project.id}`}>{data.project.name}</Link>
-        {data.prompt && <> · <Link href={`/prompts/${data.prompt.id}`}>P{data.prompt.number} {data.prompt.title}</Link></>}</p>
+        {data.prompt && <> · <Link href={`/prompts/${data.prompt.id}`}>#{data.prompt.number} {data.prompt.title}</Link></>}</p>
       <div className="row spread">
-        <h1>{data.kind} run <span className={`badge ${data.status}`} data-testid="run-status">{data.status}</span></h1>
+        <h1>{data.kind} run <span className={`badge ${runBadge(data.status, data.mergeStatus).tone}`} data-testid="run-status">{runBadge(data.status, data.mergeStatus).label}</span></h1>
         {canOperate && live && <button type="button" onClick={() => cancel.mutate()} disabled={cancel.isPending}>Cancel run</button>}
       </div>
       <dl className="facts">
