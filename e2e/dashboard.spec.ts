@@ -41,7 +41,7 @@ test("create a project, queue dependent prompts, run them live, keyboard toggles
   await add("Write A", edit("a.txt", 1500));
   await add("Write B", edit("b.txt", 1500));
   await add("Combine", chatty, "1, 2");
-  await expect(page.getByTestId("blocked-by")).toHaveText("blocked by P1, P2");
+  await expect(page.getByTestId("blocked-by")).toHaveText("blocked by #1, #2");
   await screenshots(page, "project-queued");
 
   // Parallel off then on with the keyboard (p), then start the loop (o).
@@ -66,13 +66,13 @@ test("create a project, queue dependent prompts, run them live, keyboard toggles
   await hydrated(page);
   await expect(page.getByTestId("run-log")).toContainText("step 1 of 8");
   await expect(page.getByTestId("run-log")).toContainText("step 8 of 8", { timeout: 60_000 });
-  await expect(page.getByTestId("run-status")).toHaveText("succeeded", { timeout: 60_000 });
+  await expect(page.getByTestId("run-status")).toHaveText("merged", { timeout: 60_000 });
   await expect(page.getByTestId("log-status")).toHaveText("complete");
   expect(await page.getByTestId("run-log").getByText("step 1 of 8").count()).toBe(1);
   await screenshots(page, "run");
 
   // The prompt page renders its body as Markdown, with its runs.
-  await page.getByRole("link", { name: /P3 Combine/ }).click();
+  await page.getByRole("link", { name: /#3 Combine/ }).click();
   await expect(page.getByTestId("prompt-status")).toHaveText("done", { timeout: 60_000 });
   await screenshots(page, "prompt");
 

@@ -21,3 +21,16 @@ export function dataDir(): string {
   ready = dir;
   return dir;
 }
+
+/** Bytes used under `path` (du -sk: fast on big trees, does not follow symlinks); null when unknown or slower than `timeoutMs`. */
+export async function folderBytes(path: string, timeoutMs = 5_000): Promise<number | null> {
+  const { execFile } = await import("node:child_process");
+  return new Promise((done) => {
+    execFile("du", ["-sk", path], { timeout: timeoutMs }, (err, stdout) => {
+      const kib = Number(String(stdout).split("\t")[0]);
+      done(err || !Number.isFinite(kib) ? null : kib * 1024);
+    });
+  });
+}
+
+export const worktreesDir = (projectId: string) => resolve(dataDir(), "worktrees", projectId);

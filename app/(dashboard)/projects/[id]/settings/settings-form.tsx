@@ -15,7 +15,7 @@ type Profile = { id: string; name: string; adapter: string };
 const numberFields: Array<[string, string, string]> = [
   ["tickIntervalMs", "Tick interval (ms)", "safety-net tick; changes wake the loop at once anyway"],
   ["maxParallel", "Max parallel executors", "when Parallel is on"],
-  ["spawnCooldownMs", "Spawn cooldown (ms)", "seed 000: 10000; also the planner backoff base"],
+  ["spawnCooldownMs", "Spawn cooldown (ms)", "per slot: it holds only the slot just used, so with Parallel on a free slot starts the next ready prompt at once; also the planner backoff base (default 10000)"],
   ["maxAttempts", "Retry limit (attempts)", "then the prompt fails and its log goes to the planner"],
   ["maxRunDurationMs", "Max run duration (ms)", "SIGTERM, then SIGKILL of the agent's process group"],
   ["prCheckFrequency", "PR review check every N ticks", "fallback when webhooks are not configured"],
