@@ -21,7 +21,7 @@ test("a failing prompt says why and backs off, a conflicted run never reads succ
   await page.getByRole("button", { name: "Save settings" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Saved" })).toBeVisible();
   await screenshots(page, "loop-order-settings");
-  await page.getByRole("link", { name: "Order e2e" }).first().click();
+  await page.goto(page.url().replace(/\/settings$/, ""));
 
   const add = async (title: string, body: string) => {
     await page.getByRole("button", { name: "New prompt" }).click();
@@ -62,7 +62,7 @@ test("a failing prompt says why and backs off, a conflicted run never reads succ
       conflicted = true;
       expect(labels).toEqual(["merged", "merge conflict"]);
       await screenshots(page, "loop-order-conflict");
-      await page.getByRole("link", { name: "attempt 1" }).click();
+      await page.locator("ul.runs li").filter({ hasText: "merge conflict" }).getByRole("link", { name: "run 1" }).click();
       await expect(page.getByTestId("run-status")).toHaveText("merge conflict");
       await screenshots(page, "loop-order-conflict-run");
     }

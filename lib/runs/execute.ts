@@ -70,7 +70,11 @@ export async function executeRun(runId: string, opts: { signal?: AbortSignal } =
     outcome = { ...outcome, status: "cancelled", error: "worker shut down; the prompt goes back to the queue", countAttempt: false };
   }
   await log.flush();
-  if (outcome.status === "failed" && !outcome.failureLog) outcome.failureLog = log.tail.slice(-50).join("\n");
+  if (outcome.status === "failed") {
+    const detail = outcome.failureLog ?? log.tail.slice(-50).join("\n");
+    // The first line says why (a prompt's card shows it); the log tail after it is the evidence.
+    outcome.failureLog = outcome.error && !detail.startsWith(outcome.error) ? `${outcome.error}\n\n${detail}` : detail;
+  }
   try {
     await reportOutcome(runId, outcome, opts.signal);
   } finally {

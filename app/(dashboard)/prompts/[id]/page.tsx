@@ -38,9 +38,10 @@ export default async function PromptPage({ params }: { params: Promise<{ id: str
       <h2>Runs</h2>
       {prompt.runs.length === 0 ? <p className="muted">Not run yet.</p> : (
         <ul className="runs">
-          {prompt.runs.map((r) => (
+          {prompt.runs.map((r, i) => (
             <li key={r.id}>
-              <Link href={`/runs/${r.id}`}>attempt {r.attempt}</Link> <span className={`badge ${runBadge(r.status, r.mergeStatus).tone}`}>{runBadge(r.status, r.mergeStatus).label}</span>
+              {/* Runs are numbered in order; a lost run or a conflict spends no attempt, so attempt numbers repeat. */}
+              <Link href={`/runs/${r.id}`}>run {prompt.runs.length - i}</Link> <span className="muted small">attempt {r.attempt}</span> <span className={`badge ${runBadge(r.status, r.mergeStatus).tone}`}>{runBadge(r.status, r.mergeStatus).label}</span>
               <span className="muted small">{r.queuedAt.toISOString()}{r.mergeStatus ? ` · merge ${r.mergeStatus}` : ""}{r.error ? ` · ${r.error}` : ""}</span>
             </li>
           ))}

@@ -8,10 +8,9 @@ import { queryKeys } from "@/app/(dashboard)/_data/query-keys";
 import { useNow } from "@/app/(dashboard)/_ui/time";
 import { attemptsText } from "@/lib/run-statuses";
 
-// The reason a prompt failed, in one line: the log's last non-empty line says what broke.
+// The reason a prompt failed, in one line: a failure log starts with what went wrong.
 const firstLine = (log: string) => {
-  const lines = log.split("\n").map((l) => l.trim()).filter(Boolean);
-  const line = lines.at(-1) ?? "";
+  const line = log.split("\n").map((l) => l.trim()).find(Boolean) ?? "";
   return line.length > 160 ? `${line.slice(0, 159)}…` : line;
 };
 
