@@ -22,7 +22,8 @@ export async function actorForUser(userId: string, teamId?: string): Promise<Act
 
 export async function actorForToken(token: string, now = new Date()): Promise<Actor | null> {
   const row = await getDb().apiToken.findUnique({ where: { tokenHash: hashToken(token) } });
-  if (!row || row.revokedAt || (row.expiresAt && row.expiresAt <= now)) return null;
+  // A runner token opens the runner API and nothing else (lib/auth/runner-tokens.ts).
+  if (!row || row.kind !== "api" || row.revokedAt || (row.expiresAt && row.expiresAt <= now)) return null;
   // Last-used is for humans; a minute of precision spares a write per request.
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > 60_000) {
     await getDb().apiToken.update({ where: { id: row.id }, data: { lastUsedAt: now } });

@@ -6,7 +6,7 @@ import { getDb, type TeamRole } from "@/lib/db";
 export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
 /** A new secret to hand out once: the token itself, its display prefix, and the hash to store. */
-export function issueSecret(kind: "run" | "api" | "inv"): { token: string; prefix: string; tokenHash: string } {
+export function issueSecret(kind: "run" | "api" | "inv" | "runner"): { token: string; prefix: string; tokenHash: string } {
   const token = `rm_${kind}_${randomBytes(32).toString("base64url")}`;
   return { token, prefix: token.slice(0, 12), tokenHash: hashToken(token) };
 }

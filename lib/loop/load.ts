@@ -30,7 +30,7 @@ interface RawSnapshot {
   project: { id: string; teamId: string; repoKind: "local" | "github"; repoPath: string | null; activeBranch: string | null; baseBranch: string; planningKey: string; githubOwner: string | null; githubRepo: string | null };
   settings: {
     parallelEnabled: boolean; maxParallel: number; spawnCooldownMs: number; plannerEnabled: boolean; plannerProfileId: string | null;
-    executorProfileId: string | null; modelRouting: unknown; prCheckFrequency: number; tickIntervalMs: number;
+    executorProfileId: string | null; modelRouting: unknown; useRunners: boolean; prCheckFrequency: number; tickIntervalMs: number;
   };
   loopState: { mode: LoopMode; emergentSpawnCount: number; emergentLastPromptCount: number | null; plannerLastSpawnAt: string | null; lastSpawnAt: string | null; tickCount: number; snapshotHash: string | null; lastPendingCount: number; lastStatus: string | null };
   runs: RawRun[];

@@ -15,6 +15,7 @@ import { recordActivity } from "@/lib/activity/record";
 import { promptSnapshot } from "@/lib/loop/snapshot";
 import { syncPromptFiles } from "@/lib/prompts/sync";
 import { writeBackPromptStatuses } from "@/lib/prompts/write-back";
+import { wakeRunners } from "@/lib/runners/wake";
 import type { Decision, PromptView } from "@/lib/loop/types";
 import type { PromptPriority } from "@/lib/prompts/schema";
 
@@ -105,10 +106,13 @@ async function applyDecision(snap: TickSnapshot, decision: Decision, now: Date, 
     if (!profile) {
       decision = { ...decision, message: "No executor agent profile configured: choose one in the project settings" };
     } else {
-      const claimed = await claimPromptForRun({ projectId: project.id, promptId: decision.promptId, profile, routing: settings.modelRouting, now, limits: spawnLimits(settings) });
+      const remote = settings.useRunners;
+      const claimed = await claimPromptForRun({ projectId: project.id, promptId: decision.promptId, profile, routing: settings.modelRouting, now, limits: spawnLimits(settings), remote });
       if (claimed) {
-        await enqueueSpawn(claimed.run.id);
-        await recordActivity(project, "taskAssigned", `#${claimed.prompt.number} ${claimed.prompt.title}: run ${claimed.run.id} queued`, {
+        // A remote run waits in the pool; the wake-up answers a runner's held poll at once.
+        if (remote) await wakeRunners(project.teamId);
+        else await enqueueSpawn(claimed.run.id);
+        await recordActivity(project, "taskAssigned", `#${claimed.prompt.number} ${claimed.prompt.title}: run ${claimed.run.id} queued${remote ? " for a remote runner" : ""}`, {
           runId: claimed.run.id, promptId: claimed.prompt.id,
         });
       }

@@ -34,6 +34,7 @@ export const settingsInput = z.object({
   approveFixPastCap: z.boolean(),
   executorProfileId: z.string().nullable(),
   plannerProfileId: z.string().nullable(),
+  useRunners: z.boolean(),
   ...sandboxSettingsShape,
   ...ceilingShape,
   ...loopLimitShape,

@@ -48,6 +48,8 @@ export async function claimPromptForRun(input: {
   routing: unknown;
   now: Date;
   limits: SpawnLimits;
+  /** The run is for remote runners to pull, not for a spawn worker. */
+  remote?: boolean;
 }) {
   return getDb().$transaction(async (tx) => {
     if (!(await slotStillFree(tx, input.projectId, input.limits, input.now))) return null;
@@ -60,6 +62,7 @@ export async function claimPromptForRun(input: {
         projectId: input.projectId,
         promptId: prompt.id,
         kind: "executor",
+        remote: input.remote ?? false,
         attempt,
         agentProfileId: input.profile.id,
         adapter: input.profile.adapter,

@@ -6,7 +6,7 @@ import { dataDir } from "@/lib/data-dir";
 import { workerId } from "@/lib/worker-id";
 import { getLogger } from "@/lib/log";
 import { announce } from "@/lib/events/publish";
-import { branchExists, commitAll, commitsAhead, createWorktree, headSha, runBranchName } from "@/lib/git";
+import { commitAll, commitsAhead, createWorktree, headSha, runBranchName } from "@/lib/git";
 import { requireAdapter } from "@/lib/agents/registry";
 import { underWatchdog } from "@/lib/runs/watchdog";
 import { createRunToken } from "@/lib/auth/tokens";
@@ -23,6 +23,7 @@ import { refusal, runCeilings } from "@/lib/spend/ceilings";
 import { whenPostgresAnswers } from "@/lib/runs/backoff";
 import { leadPrompt } from "@/lib/threads/lead-run";
 import { advanceRoutes } from "@/lib/threads/routing";
+import { freshBranchName } from "@/lib/runs/run-branch";
 
 
 // One transaction: a connection lost between the claim and the read must not leave a run
@@ -31,7 +32,7 @@ async function claimRun(runId: string, me: string) {
   const env = getEnv();
   return getDb().$transaction(async (tx) => {
     const n = await tx.run.updateMany({
-      where: { id: runId, status: "queued" },
+      where: { id: runId, status: "queued", remote: false },
       data: { status: "starting", workerId: me, leaseExpiresAt: new Date(Date.now() + env.LEASE_TTL_MS), heartbeatAt: new Date() },
     });
     if (n.count !== 1) return null;
@@ -139,14 +140,6 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
     ?? ((await commitsAhead(repoPath, branch, baseBranch)) > 0 ? await headSha(wt.path) : null);
   if (commitSha) await recordRunDiff(run.id, wt.path, wt.baseSha, commitSha);
   return { ...outcome, commitSha };
-}
-
-// A prompt sent back after a merge conflict starts a new branch; its old one is kept.
-async function freshBranchName(repoPath: string, name: string): Promise<string> {
-  for (let i = 1; ; i++) {
-    const candidate = i === 1 ? name : `${name}-${i}`;
-    if (!(await branchExists(repoPath, candidate))) return candidate;
-  }
 }
 
 function plannerPrompt(planningKey: string): string {

@@ -2,7 +2,9 @@ import { getDb, type ProjectSettingsModel as ProjectSettings } from "@/lib/db";
 import { recordAudit, SYSTEM } from "@/lib/audit/record";
 import { inheritedProcessEnv } from "@/lib/env";
 import { publishOutbox, recordOutbox } from "@/lib/queues";
-import { mergeIntoBase, rebaseOntoBase, removeWorktree } from "@/lib/git";
+import { resolve } from "node:path";
+import { branchExists, branchSha, createWorktree, mergeIntoBase, rebaseOntoBase, removeWorktree } from "@/lib/git";
+import { dataDir } from "@/lib/data-dir";
 import { recordActivity } from "@/lib/activity/record";
 import { announce } from "@/lib/events/publish";
 import { failPromptAttempt, returnConflictedPrompt } from "@/lib/runs/finish-prompt";
@@ -44,6 +46,16 @@ async function integrate(run: Target, repoPath: string, baseBranch: string, sett
   return { status: "merged" as const, detail: merged.sha };
 }
 
+// A remote runner pushed its branch into the project's repository: the merge works on a
+// worktree of that branch here, once the branch holds the commit the runner reported.
+async function remoteWorktree(run: { id: string; projectId: string; branch: string; commitSha: string | null }, repoPath: string, baseBranch: string) {
+  if (!run.commitSha || !(await branchExists(repoPath, run.branch)) || (await branchSha(repoPath, run.branch)) !== run.commitSha) return null;
+  const path = resolve(dataDir(), "worktrees", run.projectId, run.branch.replaceAll("/", "_"));
+  const wt = await createWorktree({ repoPath, path, branch: run.branch, baseBranch });
+  await getDb().run.update({ where: { id: run.id }, data: { worktreePath: wt.path } });
+  return wt.path;
+}
+
 /**
  * The async merge queue of seed 003: rebase the run's branch onto the base, verify again,
  * fast-forward the base of a local repository, close the prompt, delete the worktree.
@@ -53,8 +65,9 @@ async function integrate(run: Target, repoPath: string, baseBranch: string, sett
 export async function mergeRun(runId: string): Promise<MergeStatus | null> {
   const db = getDb();
   const run = await db.run.findUnique({ where: { id: runId }, include: { project: { include: { settings: true } }, prompt: true } });
-  if (!run || run.status !== "succeeded" || run.mergeStatus !== "pending" || !run.branch || !run.worktreePath) return null;
+  if (!run || run.status !== "succeeded" || run.mergeStatus !== "pending" || !run.branch) return null;
   const { project } = run;
+  if (!run.worktreePath && !run.remote) return null;
   // A GitHub project's work lands through a pull request: push the branch, open or update the PR.
   if (project.repoKind === "github") return publishRun(runId);
   if (!project.repoPath) {
@@ -63,7 +76,12 @@ export async function mergeRun(runId: string): Promise<MergeStatus | null> {
   }
   const repoPath = project.repoPath;
   const baseBranch = project.activeBranch ?? project.baseBranch;
-  const target = { id: run.id, adapter: run.adapter, worktreePath: run.worktreePath, branch: run.branch };
+  const worktreePath = run.worktreePath ?? (await remoteWorktree({ ...run, branch: run.branch }, repoPath, baseBranch));
+  if (!worktreePath) {
+    await db.run.update({ where: { id: runId }, data: { mergeStatus: "failed", error: "the runner reported a commit its pushed branch does not hold" } });
+    return "failed";
+  }
+  const target = { id: run.id, adapter: run.adapter, worktreePath, branch: run.branch };
 
   const result = await db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`merge:${project.id}`}))`;

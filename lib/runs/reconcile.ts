@@ -23,7 +23,7 @@ const STALE_RUNS = `
   FROM "Run" r JOIN "Project" p ON p.id = r."projectId"
   WHERE (r.status IN ('starting', 'running') AND r."leaseExpiresAt" < timezone('UTC', now())
           AND now() > pg_postmaster_start_time() + make_interval(secs => $1::float8 / 1000))
-     OR (r.status = 'queued' AND r."queuedAt" < timezone('UTC', now()) - make_interval(secs => $2::float8 / 1000))
+     OR (r.status = 'queued' AND NOT r.remote AND r."queuedAt" < timezone('UTC', now()) - make_interval(secs => $2::float8 / 1000))
      OR (r.status = 'succeeded' AND r."mergeStatus" = 'pending'
           AND r."finishedAt" < timezone('UTC', now()) - make_interval(secs => $2::float8 / 1000))
   LIMIT 500`;

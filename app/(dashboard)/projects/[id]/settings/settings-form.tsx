@@ -31,6 +31,7 @@ const textFields: Array<[string, string]> = [
 const boolFields: Array<[string, string]> = [
   ["parallelEnabled", "Parallel executors"], ["plannerEnabled", "Planner when the queue is empty"], ["autoMerge", "Merge pull requests automatically"],
   ["approveMerges", "Approval before merging a PR"], ["approveFixPastCap", "Approval for fix cycles past the cap"],
+  ["useRunners", "Run executors on remote runners (they pull work over HTTP)"],
 ];
 
 export function SettingsForm({ projectId, initial, profiles, presets, readOnly }: { projectId: string; initial: Values; profiles: Profile[]; presets: Preset[]; readOnly: boolean }) {

@@ -1,0 +1,8 @@
+import { setAgentStatus } from "@/lib/runners/agents";
+import { handle, readJson } from "@/app/api/_lib/handler";
+import { requireRunnerAgent } from "@/app/api/_lib/runner";
+
+export const POST = handle(async (req) => {
+  const { agent } = await requireRunnerAgent(req);
+  return Response.json({ agent: await setAgentStatus(agent, await readJson(req)) });
+});

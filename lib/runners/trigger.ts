@@ -1,0 +1,71 @@
+import { getDb } from "@/lib/db";
+import { getEnv } from "@/lib/env";
+import { announce } from "@/lib/events/publish";
+import { runBranchName } from "@/lib/git";
+import { createRunToken } from "@/lib/auth/tokens";
+import { freshBranchName } from "@/lib/runs/run-branch";
+import { recordActivity } from "@/lib/activity/record";
+import type { Claimed } from "@/lib/runners/claim";
+import { triggerInstruction, type TriggerType } from "@/lib/runners/trigger-types";
+
+export const promptText = (p: { number: number; title: string; body: string }) => `# P${p.number}: ${p.title}\n\n${p.body}`;
+
+/** Where a runner fetches the project and pushes its branch: the server's repository or GitHub's. */
+function repoUrl(project: { repoKind: string; repoPath: string | null; githubOwner: string | null; githubRepo: string | null }): string | null {
+  if (project.repoKind === "github" && project.githubOwner && project.githubRepo) return `https://github.com/${project.githubOwner}/${project.githubRepo}.git`;
+  return project.repoPath;
+}
+
+/**
+ * The trigger a runner receives for a run it now holds: the prompt, the repository, the
+ * branch to push, the agent to run and a run-scoped token. The run moves to `running` here,
+ * with its branch fixed (a retry continues the prompt's branch).
+ */
+async function runTrigger(type: TriggerType, runId: string) {
+  const db = getDb();
+  const env = getEnv();
+  const run = await db.run.findUniqueOrThrow({ where: { id: runId }, include: { project: { include: { settings: true } }, prompt: true, agentProfile: true } });
+  const { project, prompt, agentProfile: profile } = run;
+  const settings = project.settings!;
+  const baseBranch = project.activeBranch ?? project.baseBranch;
+  const wanted = prompt ? runBranchName(prompt.number, prompt.title) : `ringmaster/${run.kind}-${run.id}`;
+  const branch = prompt?.branch ?? (project.repoPath && prompt ? await freshBranchName(project.repoPath, wanted) : wanted);
+  if (prompt && !prompt.branch) await db.prompt.update({ where: { id: prompt.id }, data: { branch } });
+  await db.run.update({ where: { id: run.id }, data: { status: "running", startedAt: new Date(), branch } });
+  const token = await createRunToken({ id: run.id, projectId: project.id, teamId: project.teamId }, settings.maxRunDurationMs + 10 * 60_000);
+  await announce(project.teamId, { type: "agentsChange", projectId: project.id, runId: run.id, promptId: prompt?.id });
+  if (prompt) await recordActivity(project, "taskAssigned", `P${prompt.number} ${prompt.title}: run ${run.id} started on a remote runner`, { runId: run.id, promptId: prompt.id });
+  return {
+    type,
+    instruction: triggerInstruction(type, prompt?.id ?? run.id),
+    run: {
+      id: run.id, attempt: run.attempt, promptId: prompt?.id ?? null,
+      prompt: prompt ? promptText(prompt) : "",
+      project: { id: project.id, name: project.name },
+      repoUrl: repoUrl(project), baseBranch, branch,
+      adapter: run.adapter, model: run.model,
+      commandTemplate: profile?.commandTemplate ?? null, extraArgs: profile?.extraArgs ?? [], completionSignal: profile?.completionSignal ?? null,
+      maxRunDurationMs: settings.maxRunDurationMs, verifyCommand: settings.verifyCommand,
+      token, leaseTtlMs: env.LEASE_TTL_MS, heartbeatMs: env.LEASE_RENEW_MS,
+    },
+  };
+}
+
+async function offerTrigger(offerId: string) {
+  const offer = await getDb().taskOffer.findUniqueOrThrow({ where: { id: offerId }, include: { prompt: { include: { project: true } } } });
+  const { prompt } = offer;
+  return {
+    type: "task_offered" as const,
+    instruction: triggerInstruction("task_offered", prompt.id),
+    offer: {
+      id: offer.id, expiresAt: offer.expiresAt, promptId: prompt.id, prompt: promptText(prompt), domain: prompt.domain,
+      project: { id: prompt.project.id, name: prompt.project.name },
+    },
+  };
+}
+
+export type Trigger = Awaited<ReturnType<typeof runTrigger>> | Awaited<ReturnType<typeof offerTrigger>>;
+
+export function describeTrigger(claimed: Claimed): Promise<Trigger> {
+  return claimed.type === "task_offered" ? offerTrigger(claimed.offerId) : runTrigger(claimed.type, claimed.runId);
+}
