@@ -1,6 +1,6 @@
 import type { Redis } from "ioredis";
 import { getLogger } from "@/lib/log";
-import { createRedis, getRedis, redisKey } from "@/lib/redis/connections";
+import { createRedis, getRedis, readyRedis, redisKey } from "@/lib/redis/connections";
 
 // One Redis channel for every team: a wake-up names the team, and each web process hands it
 // to the long-polls it holds for that team. Pub/sub is enough: a wake-up is a hint (the poll
@@ -30,7 +30,8 @@ function hub() {
 /** Tells every long-poll of the team that there may be work (a run queued, an offer made). */
 export async function wakeRunners(teamId: string): Promise<void> {
   try {
-    await getRedis("producer").publish(channel(), teamId);
+    // The producer refuses commands until it is connected (no offline queue): wait for it briefly.
+    await (await readyRedis(getRedis("producer"), 2_000)).publish(channel(), teamId);
   } catch (err) {
     getLogger("runners").warn({ err: (err as Error).message }, "runner wake-up not published (polls catch up at their timeout)");
   }
