@@ -62,6 +62,17 @@ export default tseslint.config(
     },
   },
   {
+    // The runner runs on other machines with a runner token only: no database, no Redis, no
+    // server configuration. It may use the agent adapters, git and the sandbox's command line.
+    files: ["runner/**/*.ts"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [
+        { regex: "^@/(app|workers)(/|$)", message: "the runner talks to the server over HTTP only" },
+        { regex: "^@/lib/(?!(agents|git|sandbox/bwrap|runs/watchdog)(/|$))", message: "the runner may import only lib/agents, lib/git, lib/sandbox/bwrap and lib/runs/watchdog (no database, Redis or server configuration)" },
+      ] }],
+    },
+  },
+  {
     files: ["lib/env.ts"],
     rules: { "no-restricted-properties": "off" },
   },

@@ -5,6 +5,7 @@ const links = [
   { href: "/", label: "Projects" },
   { href: "/profiles", label: "Agents" },
   { href: "/threads", label: "Threads" },
+  { href: "/runners", label: "Runners" },
   { href: "/approvals", label: "Approvals" },
   { href: "/team", label: "Team" },
   { href: "/audit", label: "Audit" },

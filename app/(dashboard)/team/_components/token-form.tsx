@@ -10,19 +10,26 @@ const rank: Record<TeamRole, number> = { viewer: 0, operator: 1, admin: 2, owner
 
 export function TokenForm({ myRole, projects }: { myRole: TeamRole; projects: { id: string; name: string }[] }) {
   const [secret, setSecret] = useState<string | null>(null);
+  const [kind, setKind] = useState("api");
   const create = useApiMutation((form: FormData) => api<{ token: string }>("/api/tokens", {
     method: "POST",
-    body: { name: form.get("name"), role: form.get("role"), projectId: form.get("projectId"), expiresInDays: form.get("expiresInDays") },
+    body: { kind: form.get("kind"), name: form.get("name"), role: form.get("role"), projectId: form.get("projectId"), expiresInDays: form.get("expiresInDays") },
   }), { refresh: true, onSuccess: (created) => setSecret(created.token) });
   const { error, pending, fieldError } = create;
   return (
     <form onSubmit={submitFormData(create)} className="stack" noValidate>
       <div className="form-row">
+        <Field label="Kind" hint={kind === "runner" ? "Opens only the runner API: for agents on another machine" : "The dashboard's API, at its role"} error={fieldError("kind")}>
+          <select name="kind" value={kind} onChange={(e) => setKind(e.target.value)}>
+            <option value="api">API token</option>
+            <option value="runner">Runner token</option>
+          </select>
+        </Field>
         <Field label="Name" hint="What uses it: a runner, CI, a script" error={fieldError("name")}>
           <input name="name" required maxLength={100} />
         </Field>
         <Field label="Role" error={fieldError("role")}>
-          <select name="role" defaultValue="operator">
+          <select name="role" defaultValue="operator" disabled={kind === "runner"}>
             {(["viewer", "operator", "admin", "owner"] as TeamRole[]).filter((r) => rank[r] <= rank[myRole]).map((r) => <option key={r}>{r}</option>)}
           </select>
         </Field>

@@ -14,7 +14,7 @@ export function TokenList({ tokens }: { tokens: ApiTokenView[] }) {
           {tokens.map((t) => (
             <tr key={t.id}>
               <td>{t.name}<div className="muted small"><code>{t.prefix}…</code></div></td>
-              <td>{t.role}{t.projectName ? ` · ${t.projectName}` : " · all projects"}</td>
+              <td>{t.kind === "runner" ? "runner" : t.role}{t.projectName ? ` · ${t.projectName}` : " · all projects"}</td>
               <td><Ago at={t.lastUsedAt} /></td>
               <td>
                 <span className={`badge ${t.active ? "open" : "revoked"}`}>{t.revokedAt ? "revoked" : t.active ? "active" : "expired"}</span>

@@ -1,0 +1,130 @@
+import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { requireAdapter } from "@/lib/agents/registry";
+import { runAgent } from "@/lib/agents/run";
+import { commitAll, git, gitCheck, headSha } from "@/lib/git";
+import { underWatchdog } from "@/lib/runs/watchdog";
+import type { RunnerApi } from "./api";
+import { LogStream } from "./log-stream";
+import { runnerLaunch, type SandboxMode } from "./sandbox";
+
+/** The run part of a trigger, as the server sends it (lib/runners/trigger.ts). */
+export interface RunWork {
+  id: string;
+  promptId: string | null;
+  prompt: string;
+  project: { id: string; name: string };
+  repoUrl: string | null;
+  baseBranch: string;
+  branch: string;
+  adapter: string;
+  model: string | null;
+  commandTemplate: string | null;
+  extraArgs: string[];
+  completionSignal: string | null;
+  maxRunDurationMs: number;
+  token: string;
+  heartbeatMs: number;
+}
+
+export interface WorkOptions {
+  api: RunnerApi;
+  url: string;
+  workDir: string;
+  sandbox: SandboxMode;
+  /** Variables of the runner's own environment its agents may see (e.g. ANTHROPIC_API_KEY). */
+  passEnv: string[];
+  say: (line: string) => void;
+  signal: AbortSignal;
+}
+
+type Outcome = { status: "succeeded" | "failed" | "timed_out" | "cancelled"; exitCode: number | null; signal: string | null; error?: string; summary?: string; commitSha?: string | null; costUsd?: number; inputTokens?: number; outputTokens?: number; failureLog?: string };
+
+const BASE_ENV = ["PATH", "HOME", "LANG", "LC_ALL", "TERM", "TZ", "USER", "SHELL", "TMPDIR"];
+
+// The runner's own clone of the project, fetched before each run; one worktree per run.
+async function prepareWorktree(work: RunWork, workDir: string): Promise<{ path: string; repo: string }> {
+  if (!work.repoUrl) throw new Error("the project has no repository the runner can fetch");
+  const repo = join(workDir, "repos", work.project.id);
+  if (!existsSync(repo)) {
+    mkdirSync(join(workDir, "repos"), { recursive: true });
+    await git(workDir, ["clone", "--quiet", "--no-checkout", work.repoUrl, repo]);
+  } else {
+    await git(repo, ["fetch", "--quiet", "--prune", "origin"]);
+  }
+  // A retry continues the branch an earlier attempt pushed.
+  const pushed = await gitCheck(repo, ["rev-parse", "--verify", "--quiet", `refs/remotes/origin/${work.branch}`]);
+  const path = join(workDir, "worktrees", work.id);
+  await git(repo, ["worktree", "add", "--quiet", "-B", work.branch, path, pushed ? `origin/${work.branch}` : `origin/${work.baseBranch}`]);
+  return { path, repo };
+}
+
+/** Runs one remote run end to end: worktree, agent (streamed), commit, push, completion report. */
+export async function workOnRun(work: RunWork, opts: WorkOptions): Promise<Outcome> {
+  const { api, say } = opts;
+  const abort = new AbortController();
+  const stop = (reason: string) => { if (!abort.signal.aborted) abort.abort(reason); };
+  const onShutdown = () => stop("runner shut down");
+  opts.signal.addEventListener("abort", onShutdown, { once: true });
+  const log = new LogStream(api, work.id, () => stop("the server took the run back"));
+  const used: { costUsd?: number; inputTokens?: number; outputTokens?: number } = {};
+  const beat = setInterval(() => {
+    void api.call("POST", `/api/runner/runs/${work.id}/heartbeat`, used).then((r) => { if (r.status === 409) stop("lease lost"); }, () => {});
+  }, work.heartbeatMs);
+  let outcome: Outcome;
+  let worktree: { path: string; repo: string } | null = null;
+  try {
+    worktree = await prepareWorktree(work, opts.workDir);
+    outcome = await runAndCommit(work, worktree.path, opts, log, used, abort.signal);
+  } catch (err) {
+    outcome = { status: "failed", exitCode: null, signal: null, error: `runner: ${(err as Error).message}`.slice(0, 2000) };
+  } finally {
+    opts.signal.removeEventListener("abort", onShutdown);
+  }
+  if (abort.signal.aborted && outcome.status !== "succeeded") outcome = { ...outcome, status: "cancelled", error: String(abort.signal.reason) };
+  log.push(`[runner] ${outcome.status}${outcome.error ? `: ${outcome.error}` : ""}`);
+  await log.flush();
+  clearInterval(beat);
+  const report = await api.call("POST", `/api/runner/runs/${work.id}/complete`, { ...outcome, ...used });
+  say(`run ${work.id}: ${outcome.status}${outcome.commitSha ? ` (${outcome.commitSha.slice(0, 7)} pushed to ${work.branch})` : ""}; report ${report.status === 200 ? ((report.body as { applied: boolean }).applied ? "applied" : "recorded (the run had already ended)") : `refused (${report.status})`}`);
+  if (worktree) {
+    await git(worktree.repo, ["worktree", "remove", "--force", worktree.path]).catch(() => rmSync(worktree!.path, { recursive: true, force: true }));
+  }
+  return outcome;
+}
+
+async function runAndCommit(work: RunWork, path: string, opts: WorkOptions, log: LogStream, used: { costUsd?: number; inputTokens?: number; outputTokens?: number }, signal: AbortSignal): Promise<Outcome> {
+  const baseSha = (await git(path, ["rev-parse", `origin/${work.baseBranch}`])).trim();
+  const sandbox = await runnerLaunch(opts.sandbox, path);
+  log.push(`[runner] ${work.adapter} agent on ${work.branch}, ${sandbox.label}`);
+  const env: Record<string, string> = {};
+  for (const name of [...BASE_ENV, ...opts.passEnv]) if (process.env[name] !== undefined) env[name] = process.env[name]!;
+  Object.assign(env, { RINGMASTER_URL: opts.url, RINGMASTER_TOKEN: work.token, RINGMASTER_RUN_ID: work.id, RINGMASTER_PROJECT_ID: work.project.id, ...(work.promptId ? { RINGMASTER_PROMPT_ID: work.promptId } : {}) });
+  let sawSignal = !work.completionSignal;
+  const exit = await runAgent({
+    adapter: underWatchdog(requireAdapter(work.adapter), process.execPath),
+    context: { prompt: work.prompt, model: work.model ?? undefined, commandTemplate: work.commandTemplate ?? undefined, worktree: path, extraArgs: work.extraArgs },
+    env, launch: sandbox.launch, signal, maxDurationMs: work.maxRunDurationMs,
+    onLine: ({ line, stream }) => {
+      log.push(stream === "stderr" ? `[stderr] ${line}` : line);
+      if (work.completionSignal && line.includes(work.completionSignal)) sawSignal = true;
+    },
+    onEvent: (e) => {
+      if (e.type === "result") Object.assign(used, { costUsd: e.costUsd, inputTokens: e.inputTokens, outputTokens: e.outputTokens });
+    },
+  });
+  const base = { exitCode: exit.exitCode, signal: exit.signal, summary: exit.result?.summary?.slice(0, 20_000) };
+  if (exit.timedOut) return { ...base, status: "timed_out", error: `exceeded the maximum duration of ${work.maxRunDurationMs} ms` };
+  if (signal.aborted) return { ...base, status: "cancelled", error: String(signal.reason) };
+  if (exit.exitCode !== 0) return { ...base, status: "failed", error: `agent exited with ${exit.exitCode ?? exit.signal}` };
+  if (!sawSignal) return { ...base, status: "failed", error: `completion signal "${work.completionSignal}" not printed` };
+  const title = work.prompt.split("\n")[0].replace(/^#\s*/, "").replace(/^(P\d+):\s*/, "feat($1): ") || `run ${work.id}`;
+  const committed = await commitAll(path, title, work.baseBranch);
+  const head = committed ?? (await headSha(path));
+  const commitSha = head !== baseSha ? head : null;
+  if (commitSha) {
+    await git(path, ["push", "--quiet", "origin", `HEAD:refs/heads/${work.branch}`]);
+    log.push(`[runner] pushed ${commitSha.slice(0, 7)} to ${work.branch}`);
+  }
+  return { ...base, status: "succeeded", commitSha };
+}
