@@ -1,0 +1,90 @@
+import { spawn, execFileSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, test } from "@playwright/test";
+import { makeRepo, screenshots, signIn } from "./helpers";
+
+// The real runner process against the real web app and workers: it holds only the server's URL
+// and a runner token (no database or Redis settings in its environment).
+function startRunner(url: string, token: string): ChildProcess & { output: () => string } {
+  let output = "";
+  const child = spawn(process.execPath, ["--import", "tsx", "runner/main.ts", "--url", url, "--name", "laptop", "--capabilities", "ts,docs", "--work-dir", mkdtempSync(join(tmpdir(), "rm-runner-"))], {
+    cwd: join(import.meta.dirname, ".."),
+    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, RINGMASTER_RUNNER_TOKEN: token },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout!.on("data", (c) => { output += c.toString(); });
+  child.stderr!.on("data", (c) => { output += c.toString(); });
+  return Object.assign(child, { output: () => output });
+}
+
+test("a runner token, a remote runner doing a project's work end to end, the Runners page, revoking the runner", async ({ page, baseURL }) => {
+  test.setTimeout(180_000);
+  await signIn(page);
+
+  // An admin creates a runner token on the tokens page; it is shown once.
+  await page.goto("/team/tokens");
+  await page.getByLabel("Kind").selectOption("runner");
+  await page.getByLabel("Name").fill("laptop runner");
+  await page.getByRole("button", { name: "Create token" }).click();
+  const token = (await page.getByTestId("new-token").textContent())!.trim();
+  expect(token).toMatch(/^rm_runner_/);
+  await expect(page.getByTestId("tokens")).toContainText("laptop runner");
+  await screenshots(page, "runner-token");
+
+  // A project on a local repository whose executor runs go to remote runners.
+  await page.goto("/");
+  await page.getByRole("link", { name: "New project" }).click();
+  await page.getByLabel("Name").fill("Remote e2e");
+  const repo = makeRepo();
+  await page.getByLabel("Repository path").fill(repo);
+  await page.getByRole("button", { name: "Create project" }).click();
+  await expect(page.getByRole("heading", { name: "Remote e2e" })).toBeVisible();
+  const projectUrl = page.url();
+  await page.getByRole("link", { name: "Settings" }).click();
+  await page.getByLabel("Run executors on remote runners (they pull work over HTTP)").check();
+  await page.getByRole("button", { name: "Save settings" }).click();
+  await expect(page.getByRole("status").filter({ hasText: /saved/i })).toBeVisible();
+
+  const runner = startRunner(baseURL!, token);
+  try {
+    await expect.poll(() => runner.output(), { timeout: 30_000 }).toContain('registered as "laptop"');
+    await page.goto("/runners");
+    await expect(page.getByTestId("runners")).toContainText("laptop");
+    await expect(page.getByTestId("runners")).toContainText("online");
+
+    await page.goto(projectUrl);
+    await page.getByRole("button", { name: "New prompt" }).click();
+    await page.getByLabel("Title").fill("Write from afar");
+    await page.getByLabel("Prompt (Markdown)").fill("print working remotely\nsleep 1500\n\n```file remote.txt\nwritten by a runner\n```\n");
+    await page.getByRole("button", { name: "Add prompt" }).click();
+    await page.locator("body").press("o");
+    await expect(page.getByTestId("loop-mode")).toHaveText("loop running");
+
+    // The runner takes the run, streams its log, pushes its branch; the server merges it.
+    await expect(page.getByTestId("running-agent").first()).toBeVisible({ timeout: 30_000 });
+    await page.getByTestId("running-agent").first().getByRole("link").click();
+    await expect(page.getByTestId("run-log")).toContainText("working remotely", { timeout: 30_000 });
+    await expect(page.getByTestId("run-status")).toHaveText("succeeded", { timeout: 30_000 });
+    await expect(page.getByTestId("run-log")).toContainText("[runner] pushed");
+    await screenshots(page, "remote-run");
+    await expect.poll(() => {
+      try { return execFileSync("git", ["show", "main:remote.txt"], { cwd: repo }).toString(); } catch { return ""; }
+    }, { timeout: 30_000 }).toBe("written by a runner\n");
+    expect(runner.output()).toMatch(/run \S+: succeeded \([0-9a-f]{7} pushed to ringmaster\/1-write-from-afar\); report applied/);
+    expect(runner.output()).not.toContain(token);
+
+    // The Runners page shows it; revoking its token there cuts it off.
+    await page.goto("/runners");
+    await expect(page.getByTestId("runners")).toContainText("laptop");
+    await screenshots(page, "runners");
+    page.once("dialog", (d) => d.accept());
+    await page.getByRole("button", { name: "Revoke token" }).click();
+    await expect(page.getByTestId("runners")).toContainText("token revoked");
+    await expect.poll(() => runner.exitCode, { timeout: 60_000 }).toBe(1);
+    expect(runner.output()).toContain("401");
+  } finally {
+    if (runner.exitCode === null) runner.kill("SIGTERM");
+  }
+});
