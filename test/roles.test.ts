@@ -21,6 +21,7 @@ import { POST as promptAction } from "@/app/api/prompts/[id]/actions/route";
 import { POST as cancelRun } from "@/app/api/runs/[id]/cancel/route";
 import { POST as discardRun } from "@/app/api/runs/[id]/discard/route";
 import { createWorktree } from "@/lib/git";
+import { POST as offerToRunner } from "@/app/api/runners/[id]/offers/route";
 import { POST as postProfile } from "@/app/api/agent-profiles/route";
 import { PATCH as patchProfile } from "@/app/api/agent-profiles/[id]/route";
 import { DELETE as disconnectGithub } from "@/app/api/projects/[id]/github/route";
@@ -128,6 +129,20 @@ const endpoints: Endpoint[] = [
     },
     call: (id, t) => discardRun(request("POST", `/api/runs/${id}/discard`, t), params(id)),
     state: async (id) => (await getDb().run.findUniqueOrThrow({ where: { id } })).worktreePath,
+  },
+  {
+    name: "POST /api/runners/:id/offers", min: "operator",
+    setup: async (f) => {
+      const agent = await getDb().agent.create({ data: { id: crypto.randomUUID(), teamId: f.team.id, name: `runner ${unique()}`, lastSeenAt: new Date(Date.now() + 3_600_000) } });
+      const prompt = await getDb().prompt.create({ data: { projectId: f.project.id, planningKey: f.project.planningKey, number: 2000 + ++seq, title: "for a runner", body: "" } });
+      await getDb().run.create({ data: { projectId: f.project.id, promptId: prompt.id, kind: "executor", adapter: "demo", remote: true } });
+      return `${agent.id} ${prompt.id}`;
+    },
+    call: (ids, t) => {
+      const [agentId, promptId] = ids.split(" ");
+      return offerToRunner(request("POST", `/api/runners/${agentId}/offers`, t, { promptId }), params(agentId));
+    },
+    state: async (ids) => getDb().taskOffer.count({ where: { agentId: ids.split(" ")[0] } }),
   },
   {
     name: "DELETE /api/projects/:id/github", min: "admin",
