@@ -9,9 +9,9 @@ import { makeRepo, screenshots, signIn } from "./helpers";
 // and a runner token (no database or Redis settings in its environment).
 function startRunner(url: string, token: string): ChildProcess & { output: () => string } {
   let output = "";
-  const child = spawn(process.execPath, ["--import", "tsx", "runner/main.ts", "--url", url, "--name", "laptop", "--capabilities", "ts,docs", "--work-dir", mkdtempSync(join(tmpdir(), "rm-runner-"))], {
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "runner/main.ts", "--url", url, "--name", "laptop", "--capabilities", "ts,docs", "--work-dir", mkdtempSync(join(tmpdir(), "rm-runner-"))], {
     cwd: join(import.meta.dirname, ".."),
-    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, RINGMASTER_RUNNER_TOKEN: token },
+    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, RINGMASTER_RUNNER_TOKEN: token } as unknown as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout!.on("data", (c) => { output += c.toString(); });

@@ -42,16 +42,17 @@ type Outcome = { status: "succeeded" | "failed" | "timed_out" | "cancelled"; exi
 
 const BASE_ENV = ["PATH", "HOME", "LANG", "LC_ALL", "TERM", "TZ", "USER", "SHELL", "TMPDIR"];
 
-// The runner's own clone of the project, fetched before each run; one worktree per run.
+// The runner's own copy of the project, fetched before each run; one worktree per run. The
+// repository's address is passed on each fetch and push, never kept in its config: git here
+// follows no remote a repository's config names (a planted one could redirect a push).
 async function prepareWorktree(work: RunWork, workDir: string): Promise<{ path: string; repo: string }> {
   if (!work.repoUrl) throw new Error("the project has no repository the runner can fetch");
   const repo = join(workDir, "repos", work.project.id);
   if (!existsSync(repo)) {
-    mkdirSync(join(workDir, "repos"), { recursive: true });
-    await git(workDir, ["clone", "--quiet", "--no-checkout", work.repoUrl, repo]);
-  } else {
-    await git(repo, ["fetch", "--quiet", "--prune", "origin"]);
+    mkdirSync(repo, { recursive: true });
+    await git(repo, ["init", "--quiet"]);
   }
+  await git(repo, ["fetch", "--quiet", "--prune", work.repoUrl, "+refs/heads/*:refs/remotes/origin/*"]);
   // A retry continues the branch an earlier attempt pushed.
   const pushed = await gitCheck(repo, ["rev-parse", "--verify", "--quiet", `refs/remotes/origin/${work.branch}`]);
   const path = join(workDir, "worktrees", work.id);
@@ -86,7 +87,7 @@ export async function workOnRun(work: RunWork, opts: WorkOptions): Promise<Outco
   await log.flush();
   clearInterval(beat);
   const report = await api.call("POST", `/api/runner/runs/${work.id}/complete`, { ...outcome, ...used });
-  say(`run ${work.id}: ${outcome.status}${outcome.commitSha ? ` (${outcome.commitSha.slice(0, 7)} pushed to ${work.branch})` : ""}; report ${report.status === 200 ? ((report.body as { applied: boolean }).applied ? "applied" : "recorded (the run had already ended)") : `refused (${report.status})`}`);
+  say(`run ${work.id}: ${outcome.status}${outcome.error ? ` (${outcome.error})` : ""}${outcome.commitSha ? ` (${outcome.commitSha.slice(0, 7)} pushed to ${work.branch})` : ""}; report ${report.status === 200 ? ((report.body as { applied: boolean }).applied ? "applied" : "recorded (the run had already ended)") : `refused (${report.status})`}`);
   if (worktree) {
     await git(worktree.repo, ["worktree", "remove", "--force", worktree.path]).catch(() => rmSync(worktree!.path, { recursive: true, force: true }));
   }
@@ -123,7 +124,7 @@ async function runAndCommit(work: RunWork, path: string, opts: WorkOptions, log:
   const head = committed ?? (await headSha(path));
   const commitSha = head !== baseSha ? head : null;
   if (commitSha) {
-    await git(path, ["push", "--quiet", "origin", `HEAD:refs/heads/${work.branch}`]);
+    await git(path, ["push", "--quiet", work.repoUrl!, `HEAD:refs/heads/${work.branch}`]);
     log.push(`[runner] pushed ${commitSha.slice(0, 7)} to ${work.branch}`);
   }
   return { ...base, status: "succeeded", commitSha };

@@ -1,0 +1,58 @@
+import { execFileSync } from "node:child_process";
+import { afterEach, afterAll, describe, expect, it } from "vitest";
+import { getDb } from "@/lib/db";
+import { enqueueTick } from "@/lib/queues";
+import { closeRunnerWake } from "@/lib/runners/wake";
+import { addPrompt, createTeamWithProject, waitUntil } from "./helpers/fixtures";
+import { startWorkerProcess, stopWorkerProcess, waitForWorkers } from "./helpers/worker-process";
+import { runnerToken } from "./helpers/runners";
+import { startRunnerApi, startRunnerProcess } from "./helpers/runner-http";
+
+const stops: Array<() => Promise<unknown>> = [];
+afterEach(async () => { for (const stop of stops.splice(0).reverse()) await stop(); });
+afterAll(closeRunnerWake);
+
+const fileEdit = (path: string, content: string, sleepMs = 300) => `print working on ${path}\nsleep ${sleepMs}\n\n\`\`\`file ${path}\n${content}\n\`\`\`\n`;
+const stopChild = (child: ReturnType<typeof startRunnerProcess>) => () => new Promise((r) => { if (child.exitCode !== null) return r(null); child.once("exit", r); child.kill("SIGKILL"); });
+
+describe("a real runner process", () => {
+  it("works a project's prompts end to end: long-poll, worktree of its own clone, demo agent, log, push, completion, merge; and outlives a server restart", async () => {
+    const { team, project, repoPath } = await createTeamWithProject({ maxParallel: 1, cooldownMs: 0 });
+    await getDb().projectSettings.update({ where: { projectId: project.id }, data: { useRunners: true } });
+    const worker = startWorkerProcess();
+    stops.push(() => stopWorkerProcess(worker, "SIGKILL"));
+    await waitForWorkers(worker);
+    let api = await startRunnerApi();
+    stops.push(() => api.stop());
+    const token = await runnerToken(team.id);
+    const runner = startRunnerProcess(api.url, token, ["--name", "box-1"]);
+    stops.push(stopChild(runner));
+    const fail = (err: Error) => { throw new Error(`${err.message}\nrunner:\n${runner.output()}\nworker:\n${worker.output()}`); };
+    await waitUntil("the runner to register", async () => runner.output().includes('registered as "box-1"')).catch(fail);
+
+    await addPrompt(project.id, { number: 1, title: "one", body: fileEdit("one.txt", "1") });
+    await enqueueTick(project.id, "test start");
+    const db = getDb();
+    await waitUntil("P1 merged", async () => (await db.run.findFirst({ where: { projectId: project.id, mergeStatus: "merged" } })), 60_000).catch(fail);
+    const first = await db.run.findFirstOrThrow({ where: { projectId: project.id }, include: { prompt: true, logs: true } });
+    expect(first).toMatchObject({ remote: true, status: "succeeded", exitCode: 0, branch: "ringmaster/1-one", prompt: { status: "done" } });
+    expect(first.remoteAgentId).toBe((await db.agent.findFirstOrThrow({ where: { teamId: team.id } })).id);
+    expect(first.logs.map((l) => l.content).join("\n")).toContain("working on one.txt");
+    expect(execFileSync("git", ["show", "main:one.txt"], { cwd: repoPath }).toString()).toBe("1\n");
+    expect(execFileSync("git", ["log", "--format=%s", "main"], { cwd: repoPath }).toString()).toContain("feat(P1): one");
+    expect(runner.output()).not.toContain(token);
+
+    // The server goes away and comes back on the same port: the runner backs off and polls again.
+    const port = api.port;
+    await api.stop();
+    await waitUntil("the runner to notice", async () => runner.output().includes("server unreachable")).catch(fail);
+    api = await startRunnerApi(port);
+    await addPrompt(project.id, { number: 2, title: "two", body: fileEdit("two.txt", "2") });
+    await enqueueTick(project.id, "after restart");
+    await waitUntil("P2 merged", async () => (await db.prompt.findFirst({ where: { projectId: project.id, number: 2, status: "done" } })), 90_000).catch(fail);
+    const runs = await db.run.findMany({ where: { projectId: project.id } });
+    // Each prompt ran exactly once.
+    expect(runs.map((r) => r.status).sort()).toEqual(["succeeded", "succeeded"]);
+    expect(execFileSync("git", ["show", "main:two.txt"], { cwd: repoPath }).toString()).toBe("2\n");
+  }, 240_000);
+});
