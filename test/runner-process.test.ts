@@ -1,7 +1,9 @@
 import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { afterEach, afterAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { enqueueTick } from "@/lib/queues";
+import { runTick } from "@/lib/loop/tick";
 import { closeRunnerWake } from "@/lib/runners/wake";
 import { addPrompt, createTeamWithProject, waitUntil } from "./helpers/fixtures";
 import { startWorkerProcess, stopWorkerProcess, waitForWorkers } from "./helpers/worker-process";
@@ -37,7 +39,10 @@ describe("a real runner process", () => {
     const first = await db.run.findFirstOrThrow({ where: { projectId: project.id }, include: { prompt: true, logs: true } });
     expect(first).toMatchObject({ remote: true, status: "succeeded", exitCode: 0, branch: "ringmaster/1-one", prompt: { status: "done" } });
     expect(first.remoteAgentId).toBe((await db.agent.findFirstOrThrow({ where: { teamId: team.id } })).id);
-    expect(first.logs.map((l) => l.content).join("\n")).toContain("working on one.txt");
+    const logText = first.logs.map((l) => l.content).join("\n");
+    expect(logText).toContain("working on one.txt");
+    // The agent ran confined where bubblewrap is installed, as on a worker.
+    expect(logText).toContain(existsSync("/usr/bin/bwrap") ? "sandboxed (bwrap, no network)" : "unsandboxed (bwrap is not installed)");
     expect(execFileSync("git", ["show", "main:one.txt"], { cwd: repoPath }).toString()).toBe("1\n");
     expect(execFileSync("git", ["log", "--format=%s", "main"], { cwd: repoPath }).toString()).toContain("feat(P1): one");
     expect(runner.output()).not.toContain(token);
@@ -55,4 +60,28 @@ describe("a real runner process", () => {
     expect(runs.map((r) => r.status).sort()).toEqual(["succeeded", "succeeded"]);
     expect(execFileSync("git", ["show", "main:two.txt"], { cwd: repoPath }).toString()).toBe("2\n");
   }, 240_000);
+
+  it("on Ctrl-C stops its agent, reports the run cancelled at once (not left to its lease), goes offline and exits 130", async () => {
+    const { team, project } = await createTeamWithProject({ maxParallel: 1, cooldownMs: 0 });
+    await getDb().projectSettings.update({ where: { projectId: project.id }, data: { useRunners: true } });
+    await getDb().loopState.update({ where: { projectId: project.id }, data: { mode: "running" } });
+    const api = await startRunnerApi();
+    stops.push(() => api.stop());
+    const runner = startRunnerProcess(api.url, await runnerToken(team.id));
+    stops.push(stopChild(runner));
+    const fail = (err: Error) => { throw new Error(`${err.message}\nrunner:\n${runner.output()}`); };
+    await waitUntil("the runner to register", async () => runner.output().includes("registered as")).catch(fail);
+    await addPrompt(project.id, { number: 1, title: "long", body: "print started\nsleep 60000\nexit 0\n" });
+    // No worker process here: the tick runs in this test, and the runner does the rest.
+    await runTick(project.id);
+    const db = getDb();
+    await waitUntil("the agent to start", async () => (await db.runLog.findFirst({ where: { run: { projectId: project.id }, content: { contains: "started" } } }))).catch(fail);
+    runner.kill("SIGINT");
+    const code = await new Promise((r) => runner.once("exit", r));
+    expect(code).toBe(130);
+    const run = await db.run.findFirstOrThrow({ where: { projectId: project.id } });
+    expect(run).toMatchObject({ status: "cancelled", error: "runner shut down" });
+    expect((await db.agent.findFirstOrThrow({ where: { teamId: team.id } })).status).toBe("offline");
+    expect((await db.prompt.findFirstOrThrow({ where: { projectId: project.id } })).status).toBe("pending");
+  }, 120_000);
 });
