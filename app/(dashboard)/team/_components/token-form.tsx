@@ -13,7 +13,7 @@ export function TokenForm({ myRole, projects }: { myRole: TeamRole; projects: { 
   const [kind, setKind] = useState("api");
   const create = useApiMutation((form: FormData) => api<{ token: string }>("/api/tokens", {
     method: "POST",
-    body: { kind: form.get("kind"), name: form.get("name"), role: form.get("role"), projectId: form.get("projectId"), expiresInDays: form.get("expiresInDays") },
+    body: { kind: form.get("kind"), name: form.get("name"), role: form.get("role") ?? undefined, projectId: form.get("projectId"), expiresInDays: form.get("expiresInDays") },
   }), { refresh: true, onSuccess: (created) => setSecret(created.token) });
   const { error, pending, fieldError } = create;
   return (
@@ -28,11 +28,14 @@ export function TokenForm({ myRole, projects }: { myRole: TeamRole; projects: { 
         <Field label="Name" hint="What uses it: a runner, CI, a script" error={fieldError("name")}>
           <input name="name" required maxLength={100} />
         </Field>
-        <Field label="Role" error={fieldError("role")}>
-          <select name="role" defaultValue="operator" disabled={kind === "runner"}>
-            {(["viewer", "operator", "admin", "owner"] as TeamRole[]).filter((r) => rank[r] <= rank[myRole]).map((r) => <option key={r}>{r}</option>)}
-          </select>
-        </Field>
+        {/* A runner token has no role: it opens only the runner API. */}
+        {kind === "api" && (
+          <Field label="Role" error={fieldError("role")}>
+            <select name="role" defaultValue="operator">
+              {(["viewer", "operator", "admin", "owner"] as TeamRole[]).filter((r) => rank[r] <= rank[myRole]).map((r) => <option key={r}>{r}</option>)}
+            </select>
+          </Field>
+        )}
         <Field label="Project" error={fieldError("projectId")}>
           <select name="projectId" defaultValue="">
             <option value="">All projects</option>
