@@ -19,7 +19,7 @@ export function TokenForm({ myRole, projects }: { myRole: TeamRole; projects: { 
   return (
     <form onSubmit={submitFormData(create)} className="stack" noValidate>
       <div className="form-row">
-        <Field label="Kind" hint={kind === "runner" ? "Opens only the runner API: for agents on another machine" : "The dashboard's API, at its role"} error={fieldError("kind")}>
+        <Field label="Kind" hint={kind === "runner" ? "Opens only the runner API: for agents on another machine" : "For CI and scripts: the dashboard's API"} error={fieldError("kind")}>
           <select name="kind" value={kind} onChange={(e) => setKind(e.target.value)}>
             <option value="api">API token</option>
             <option value="runner">Runner token</option>
