@@ -19,7 +19,7 @@ export async function listRunners(actor: Actor, now = new Date()) {
     ...agentView(a),
     token: ((t) => t && { id: t.id, name: t.name, active: !t.revokedAt && (!t.expiresAt || t.expiresAt > now) })(tokens.find((t) => t.id === a.tokenId)),
     online: a.status !== "offline" && Boolean(a.lastSeenAt) && now.getTime() - a.lastSeenAt!.getTime() < silent,
-    runs: a.runs.map((r) => ({ id: r.id, label: r.prompt ? `P${r.prompt.number} ${r.prompt.title}` : r.id })),
+    runs: a.runs.map((r) => ({ id: r.id, label: r.prompt ? `#${r.prompt.number} ${r.prompt.title}` : r.id })),
   }));
 }
 export type RunnerRow = Awaited<ReturnType<typeof listRunners>>[number];

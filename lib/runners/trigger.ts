@@ -34,7 +34,7 @@ async function runTrigger(type: TriggerType, runId: string) {
   await db.run.update({ where: { id: run.id }, data: { status: "running", startedAt: new Date(), branch } });
   const token = await createRunToken({ id: run.id, projectId: project.id, teamId: project.teamId }, settings.maxRunDurationMs + 10 * 60_000);
   await announce(project.teamId, { type: "agentsChange", projectId: project.id, runId: run.id, promptId: prompt?.id });
-  if (prompt) await recordActivity(project, "taskAssigned", `P${prompt.number} ${prompt.title}: run ${run.id} started on a remote runner`, { runId: run.id, promptId: prompt.id });
+  if (prompt) await recordActivity(project, "taskAssigned", `#${prompt.number} ${prompt.title}: run ${run.id} started on a remote runner`, { runId: run.id, promptId: prompt.id });
   return {
     type,
     instruction: triggerInstruction(type, prompt?.id ?? run.id),
