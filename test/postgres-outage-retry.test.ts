@@ -8,12 +8,9 @@ import { whenPostgresAnswers } from "@/lib/runs/backoff";
 
 const closedPort = createDb("postgresql://postgres@127.0.0.1:1/postgres", 1);
 const admin = createDb(getEnv().DATABASE_URL, 1);
-// Prisma's pg adapter never returns a connection that died inside a transaction to its pool,
-// so the terminated transactions run on a pool of their own, which is not waited for at the end.
 const victim = createDb(getEnv().DATABASE_URL, 8);
 afterAll(async () => {
-  void victim.pool.end();
-  await Promise.all([closedPort.pool.end(), admin.pool.end()]);
+  await Promise.all([closedPort.pool.end(), admin.pool.end(), victim.pool.end()]);
 });
 
 // A statement whose connection the server terminates mid-transaction (SQLSTATE 57P01).

@@ -1,8 +1,8 @@
 import pg from "pg";
-import { PrismaPg } from "@prisma/adapter-pg";
 import { getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/log";
 import { PrismaClient } from "@/lib/db/generated/client";
+import { GuardedPrismaPg } from "@/lib/db/adapter";
 
 export type Db = InstanceType<typeof PrismaClient>;
 
@@ -20,7 +20,7 @@ export function createDb(databaseUrl: string, poolSize = 10): { db: Db; pool: pg
   // Postgres restart during a transaction that waits on git or Redis) would emit an unhandled
   // 'error' and end the process. Its next statement fails instead, and the pool drops it.
   pool.on("connect", (client) => client.on("error", (err) => getLogger("db").warn({ err: err.message }, "Postgres connection lost")));
-  return { db: new PrismaClient({ adapter: new PrismaPg(pool) }), pool };
+  return { db: new PrismaClient({ adapter: new GuardedPrismaPg(pool) }), pool };
 }
 
 function instance() {
