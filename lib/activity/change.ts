@@ -1,19 +1,46 @@
-import { recordActivity } from "@/lib/activity/record";
+import { writeActivity, announceActivity } from "@/lib/activity/record";
 import { recordAudit, type AuditEntry } from "@/lib/audit/record";
 import type { EventType } from "@/lib/events/streams";
-import { enqueueTick } from "@/lib/queues";
+import { getDb, type Prisma } from "@/lib/db";
+import { publishOutbox, recordOutbox, type OutboxMessage } from "@/lib/queues";
+
+type Project = { id: string; teamId: string };
 
 export interface Change {
-  /** The audit entry, unless the caller already wrote it in the change's own transaction. */
+  /** The audit entry of the change. */
   audit?: Omit<AuditEntry, "teamId">;
   activity: [type: EventType, message: string, ids?: { runId?: string; promptId?: string }];
   /** Why the project's tick should look now; absent when the change cannot unblock work. */
   nudge?: string;
+  /** Other work orders the change causes (a schedule to follow, a pull request to look at again). */
+  wakeUps?: OutboxMessage[];
 }
 
-/** Something changed in a project: audit it, show it in the activity log, and nudge the tick. */
-export async function recordChange(project: { id: string; teamId: string }, change: Change): Promise<void> {
-  if (change.audit) await recordAudit({ teamId: project.teamId, ...change.audit });
-  await recordActivity(project, ...change.activity);
-  if (change.nudge) await enqueueTick(project.id, change.nudge);
+/**
+ * Makes a change to a project in one transaction with its audit entry, its activity entry
+ * and its wake-ups (the transactional outbox), then announces it and hands the wake-ups to
+ * Redis. Redis being away neither fails the change nor loses its wake-up: the outbox relay
+ * delivers it when Redis answers. `describe` returns null when nothing changed.
+ */
+export async function commitChange<T>(project: Project, write: (tx: Prisma.TransactionClient) => Promise<T>, describe: (result: T) => Change | null): Promise<T> {
+  const { result, change, outbox } = await getDb().$transaction(async (tx) => {
+    const result = await write(tx);
+    const change = describe(result);
+    if (!change) return { result, change, outbox: [] };
+    if (change.audit) await recordAudit({ teamId: project.teamId, ...change.audit }, tx);
+    await writeActivity(tx, project, ...change.activity);
+    const messages: OutboxMessage[] = [...(change.wakeUps ?? [])];
+    if (change.nudge) messages.push({ kind: "tick", projectId: project.id, reason: change.nudge });
+    return { result, change, outbox: await recordOutbox(tx, messages) };
+  });
+  if (change) {
+    await announceActivity(project, ...change.activity);
+    await publishOutbox(outbox);
+  }
+  return result;
+}
+
+/** Records a change whose own write has already committed (or has none): audit, activity, wake-ups. */
+export async function recordChange(project: Project, change: Change): Promise<void> {
+  await commitChange(project, async () => undefined, () => change);
 }

@@ -1,12 +1,10 @@
 import { z } from "zod";
 import { getDb } from "@/lib/db";
-import { enqueuePullRequestRecheck } from "@/lib/queues";
 import { requireRole, type Actor } from "@/lib/auth/actor";
-import { recordAudit } from "@/lib/audit/record";
 import { ControlError } from "@/lib/errors";
 import { AccessError } from "@/lib/auth/access";
 import { changePromptStatus } from "@/lib/prompts/transitions";
-import { recordChange } from "@/lib/activity/change";
+import { commitChange } from "@/lib/activity/change";
 
 export const decisionInput = z.object({
   decision: z.enum(["approve", "reject"], { error: "must be approve or reject" }),
@@ -32,7 +30,8 @@ export async function decideApproval(actor: Actor, approvalId: string, raw: Deci
   }
   const status = input.decision === "approve" ? "approved" : "rejected";
   const now = new Date();
-  await db.$transaction(async (tx) => {
+  const what = approval.prompt ? `#${approval.prompt.number} ${approval.prompt.title}` : approval.kind.replace(/_/g, " ");
+  await commitChange(approval.project, async (tx) => {
     const claimed = await tx.approval.updateMany({
       where: { id: approval.id, status: "pending" },
       data: { status, comment: input.comment, decidedById: actor.id, decidedAt: now },
@@ -42,13 +41,15 @@ export async function decideApproval(actor: Actor, approvalId: string, raw: Deci
       const decided = await tx.prompt.updateMany({ where: { id: approval.promptId, approval: "pending" }, data: { approval: status } });
       if (decided.count === 1 && status === "rejected") await changePromptStatus(approval.promptId, { from: "pending", to: "cancelled" }, tx, now);
     }
-    await recordAudit({
-      teamId: actor.teamId, by: actor, action: `approval.${status}`, target: { type: "approval", id: approval.id },
+  }, () => ({
+    audit: {
+      by: actor, action: `approval.${status}`, target: { type: "approval", id: approval.id },
       before: { status: "pending" }, after: { status, comment: input.comment ?? null, kind: approval.kind, promptId: approval.promptId, pullRequestId: approval.pullRequestId },
-    }, tx);
-  });
-  const what = approval.prompt ? `#${approval.prompt.number} ${approval.prompt.title}` : approval.kind.replace(/_/g, " ");
-  await recordChange(approval.project, { activity: ["promptsChange", `${what}: ${status}${input.comment ? ` (“${input.comment}”)` : ""}`, { promptId: approval.promptId ?? undefined }], nudge: `approval ${status}` });
-  if (status === "approved" && approval.pullRequestId) await enqueuePullRequestRecheck(approval.pullRequestId);
+    },
+    activity: ["promptsChange", `${what}: ${status}${input.comment ? ` (“${input.comment}”)` : ""}`, { promptId: approval.promptId ?? undefined }],
+    nudge: `approval ${status}`,
+    // An approved merge or fix cycle can unblock its pull request: look at it again now.
+    wakeUps: status === "approved" && approval.pullRequestId ? [{ kind: "recheck", pullRequestId: approval.pullRequestId }] : [],
+  }));
   return { id: approval.id, status, comment: input.comment ?? null, decidedAt: now };
 }

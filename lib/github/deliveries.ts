@@ -1,5 +1,5 @@
 import { getDb } from "@/lib/db";
-import { enqueueTick } from "@/lib/queues";
+import { sendViaOutbox } from "@/lib/queues";
 import { checkCiStatus } from "@/lib/github/checks";
 import { mergeIfAllowed } from "@/lib/github/merge-policy";
 import { applyPullState, type GithubPullView } from "@/lib/github/pull-state";
@@ -75,7 +75,7 @@ async function dispatch(event: string, p: Payload, project: ProjectView): Promis
       return p.state === "pending" ? "ignored" : onChecks(project.id, p.sha);
     case "push":
       if (p.ref !== `refs/heads/${project.baseBranch}`) return "ignored";
-      await enqueueTick(project.id, "base branch pushed");
+      await sendViaOutbox([{ kind: "tick", projectId: project.id, reason: "base branch pushed" }]);
       return "processed";
     default:
       return "ignored";

@@ -19,25 +19,37 @@ const storable = (raw: string) => (JSONB_REFUSES.test(raw) ? JSON.stringify(raw)
 /** A stored payload as the object GitHub sent, whichever way it was stored. */
 export const storedPayload = (value: unknown): unknown => (typeof value === "string" ? JSON.parse(value) : value);
 
-type Waiter = { row: DeliveryRow; resolve: (inserted: boolean) => void; reject: (err: Error) => void };
+/** A stored delivery; `outboxId` is its work order when it is to be processed. */
+export interface StoredDelivery { outboxId: string | null }
+type Waiter = { row: DeliveryRow; resolve: (stored: StoredDelivery | null) => void; reject: (err: Error) => void };
 
 const MAX_BATCH = 200;
 let queue: Waiter[] = [];
 let flushing = false;
 
-async function insert(rows: DeliveryRow[]): Promise<Set<string>> {
+// One statement stores the deliveries and, for those to process, their work orders in the
+// outbox: a delivery accepted while Redis is away is relayed to the github queue later,
+// and a replay (ON CONFLICT) records neither.
+async function insert(rows: DeliveryRow[]): Promise<Map<string, StoredDelivery>> {
   const values: unknown[] = [];
   const tuples = rows.map((r, i) => {
     values.push(randomUUID(), r.deliveryId, r.event, r.action, r.projectId, r.status, storable(r.payload), r.status === "ignored" ? new Date() : null);
     const p = i * 8;
     return `($${p + 1}, 'github', $${p + 2}, $${p + 3}, $${p + 4}, $${p + 5}, $${p + 6}, $${p + 7}::jsonb, $${p + 8})`;
   });
-  const { rows: inserted } = await getPool().query<{ deliveryId: string }>(
-    `INSERT INTO "WebhookDelivery" ("id", "provider", "deliveryId", "event", "action", "projectId", "status", "payload", "processedAt")
-     VALUES ${tuples.join(", ")} ON CONFLICT ("provider", "deliveryId") DO NOTHING RETURNING "deliveryId"`,
+  const { rows: inserted } = await getPool().query<{ deliveryId: string; outboxId: string | null }>(
+    `WITH stored AS (
+       INSERT INTO "WebhookDelivery" ("id", "provider", "deliveryId", "event", "action", "projectId", "status", "payload", "processedAt")
+       VALUES ${tuples.join(", ")} ON CONFLICT ("provider", "deliveryId") DO NOTHING RETURNING "deliveryId", "status"
+     ), orders AS (
+       INSERT INTO "Outbox" ("kind", "payload", "createdAt")
+       SELECT 'github', jsonb_build_object('kind', 'github', 'deliveryId', "deliveryId"), timezone('UTC', now())
+       FROM stored WHERE "status" = 'received' RETURNING id, payload->>'deliveryId' AS "deliveryId"
+     )
+     SELECT s."deliveryId", o.id::text AS "outboxId" FROM stored s LEFT JOIN orders o ON o."deliveryId" = s."deliveryId"`,
     values,
   );
-  return new Set(inserted.map((r) => r.deliveryId));
+  return new Map(inserted.map((r) => [r.deliveryId, { outboxId: r.outboxId }]));
 }
 
 async function flush(): Promise<void> {
@@ -50,22 +62,22 @@ async function flush(): Promise<void> {
     for (const w of batch) if (!first.has(w.row.deliveryId)) first.set(w.row.deliveryId, w);
     try {
       const inserted = await insert([...first.values()].map((w) => w.row));
-      for (const w of batch) w.resolve(first.get(w.row.deliveryId) === w && inserted.has(w.row.deliveryId));
+      for (const w of batch) w.resolve(first.get(w.row.deliveryId) === w ? inserted.get(w.row.deliveryId) ?? null : null);
     } catch (err) {
       // One bad row (e.g. JSON Postgres refuses) must not fail its neighbours: each goes alone.
       if (batch.length === 1) batch[0].reject(err as Error);
-      else for (const w of batch) insert([w.row]).then((s) => w.resolve(first.get(w.row.deliveryId) === w && s.has(w.row.deliveryId)), w.reject);
+      else for (const w of batch) insert([w.row]).then((s) => w.resolve(first.get(w.row.deliveryId) === w ? s.get(w.row.deliveryId) ?? null : null), w.reject);
     }
   }
   flushing = false;
 }
 
 /**
- * Stores a verified delivery once per delivery id; resolves false for a replay. Deliveries
+ * Stores a verified delivery once per delivery id; resolves null for a replay. Deliveries
  * arriving while a write is in flight go together in the next one: one commit (one WAL flush)
  * for a burst instead of one each, and no added wait when deliveries come one at a time.
  */
-export function storeDelivery(row: DeliveryRow): Promise<boolean> {
+export function storeDelivery(row: DeliveryRow): Promise<StoredDelivery | null> {
   return new Promise((resolve, reject) => {
     queue.push({ row, resolve, reject });
     if (!flushing) void flush();

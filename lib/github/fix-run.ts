@@ -1,5 +1,5 @@
 import { getDb, type Prisma } from "@/lib/db";
-import { enqueueSpawn } from "@/lib/queues";
+import { publishOutbox, recordOutbox } from "@/lib/queues";
 import { recordActivity } from "@/lib/activity/record";
 import { LIVE_RUN_STATUSES } from "@/lib/run-statuses";
 
@@ -72,11 +72,13 @@ export async function startFixRun(input: {
       },
     });
     await tx.pullRequest.update({ where: { id: pr.id }, data: { ...input.record(pr), fixCycles: { increment: 1 }, lastReviewRunTime: new Date() } });
-    return { outcome: "started" as const, pr, run, prompt };
+    // The run's spawn order commits with it: Redis being away delays the fix, never loses it.
+    const outbox = await recordOutbox(tx, [{ kind: "spawn", runId: run.id }]);
+    return { outcome: "started" as const, pr, run, prompt, outbox };
   });
   const project = "pr" in result && result.pr ? result.pr.project : null;
   if (result.outcome === "started") {
-    await enqueueSpawn(result.run.id);
+    await publishOutbox(result.outbox);
     await recordActivity(project!, "taskAssigned", `PR #${result.pr.number}: ${input.title} (fix cycle ${result.pr.fixCycles + 1}); run ${result.run.id} queued`, {
       runId: result.run.id, promptId: result.prompt.id,
     });

@@ -1,7 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { getEnv } from "@/lib/env";
-import { getLogger } from "@/lib/log";
-import { enqueueGithub } from "@/lib/queues";
+import { publishOutbox } from "@/lib/queues";
 import { repoTargets } from "@/lib/github/webhook-secrets";
 import { storeDelivery } from "@/lib/github/delivery-store";
 
@@ -51,20 +50,16 @@ export async function receiveGithubDelivery(headers: Headers, raw: string): Prom
     return { status: 400, body: { error: { code: "invalid", message: "needs a JSON body and X-GitHub-Delivery and X-GitHub-Event headers" } } };
   }
   const handled = Boolean(target) && HANDLED_EVENTS.has(event);
-  const inserted = await storeDelivery({
+  const stored = await storeDelivery({
     deliveryId, event: event.slice(0, 100),
     action: typeof payload.action === "string" ? payload.action.slice(0, 100) : null,
     projectId: target?.projectId ?? null, status: handled ? "received" : "ignored",
     // An ignored delivery is kept for the record (and deduplication), not its content.
     payload: handled ? raw : "{}",
   });
-  if (!inserted) return { status: 200, body: { duplicate: true } };
-  if (!handled) return { status: 200, body: { ignored: true } };
-  try {
-    await enqueueGithub(deliveryId);
-  } catch (err) {
-    // Stored is safe: the project's next poll re-queues deliveries still waiting.
-    getLogger("github").warn({ deliveryId, err: (err as Error).message }, "delivery stored but not queued");
-  }
+  if (!stored) return { status: 200, body: { duplicate: true } };
+  if (!handled || !stored.outboxId) return { status: 200, body: { ignored: true } };
+  // Never throws: with Redis away the work order waits in the outbox for the relay.
+  await publishOutbox([{ id: stored.outboxId, message: { kind: "github", deliveryId } }]);
   return { status: 202, body: { accepted: true } };
 }

@@ -1,12 +1,10 @@
 import { getDb } from "@/lib/db";
-import { enqueueTick } from "@/lib/queues";
 import { pushBranch } from "@/lib/git/push";
-import { recordActivity } from "@/lib/activity/record";
 import type { GithubClient } from "@/lib/github/client";
 import { applyPullState } from "@/lib/github/pull-state";
 import { clonePath, remoteAuth } from "@/lib/github/repo";
 import { changePromptStatus } from "@/lib/prompts/transitions";
-import { recordChange } from "@/lib/activity/change";
+import { commitChange } from "@/lib/activity/change";
 
 type PublishStatus = "pushed" | "skipped";
 
@@ -17,7 +15,7 @@ type LoadedRun = NonNullable<Awaited<ReturnType<typeof loadRun>>>;
 
 function pullText(run: LoadedRun) {
   const p = run.prompt;
-  const title = p ? `P${p.number}: ${p.title}` : `${run.kind} run ${run.id}`;
+  const title = p ? `#${p.number}: ${p.title}` : `${run.kind} run ${run.id}`;
   const body = [
     p ? p.body.trim() : "",
     run.summary ? `### Agent summary\n\n${run.summary.trim()}` : "",
@@ -69,17 +67,16 @@ export async function publishRun(runId: string): Promise<PublishStatus | null> {
   }
   if (pr && pr.state !== "open") {
     const closed = pr;
-    await db.$transaction(async (tx) => {
+    await commitChange(project, async (tx) => {
       await tx.run.update({ where: { id: runId }, data: { mergeStatus: "skipped", pullRequestId: closed.id, error: `PR #${closed.number} is ${closed.state}: nothing is pushed to its branch` } });
       // The PR's new state may just have closed the prompt (applyPullState above): it is redone anyway.
       if (prompt?.status === "in_progress") {
         await changePromptStatus(prompt.id, { from: ["in_progress", "done", "cancelled"], to: "pending", data: { branch: null } }, tx);
       }
-    });
-    await recordActivity(project, "activity", `PR #${pr.number} is already ${pr.state}: the new work on ${run.branch} was not pushed${prompt?.status === "in_progress" ? `; P${prompt.number} starts again on a new branch` : ""}`, {
-      runId, promptId: prompt?.id,
-    });
-    await enqueueTick(project.id, "follow-up after a closed PR");
+    }, () => ({
+      activity: ["activity", `PR #${closed.number} is already ${closed.state}: the new work on ${run.branch} was not pushed${prompt?.status === "in_progress" ? `; P${prompt.number} starts again on a new branch` : ""}`, { runId, promptId: prompt?.id }],
+      nudge: "follow-up after a closed PR",
+    }));
     return "skipped";
   }
 
@@ -100,12 +97,11 @@ export async function publishRun(runId: string): Promise<PublishStatus | null> {
     await db.pullRequest.update({ where: { id: pr.id }, data: { lastReviewRunTime: new Date() } });
   }
   const pushed = pr;
-  await db.$transaction(async (tx) => {
+  const label = prompt ? `#${prompt.number} ${prompt.title}` : `run ${runId}`;
+  await commitChange(project, async (tx) => {
     await tx.run.update({ where: { id: runId }, data: { mergeStatus: "pushed", pullRequestId: pushed.id, error: null } });
     // A fix is done once pushed; the original prompt stays in progress until its PR merges.
     if (isFix && prompt) await changePromptStatus(prompt.id, { from: "in_progress", to: "done" }, tx);
-  });
-  const label = prompt ? `#${prompt.number} ${prompt.title}` : `run ${runId}`;
-  await recordChange(project, { activity: ["runChange", `${label}: pushed ${headSha.slice(0, 7)} to PR #${pr.number}${isFix ? "; new review requested" : ""}`, { runId, promptId: prompt?.id }], nudge: "pushed" });
+  }, () => ({ activity: ["runChange", `${label}: pushed ${headSha.slice(0, 7)} to PR #${pushed.number}${isFix ? "; new review requested" : ""}`, { runId, promptId: prompt?.id }], nudge: "pushed" }));
   return "pushed";
 }

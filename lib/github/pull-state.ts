@@ -3,7 +3,7 @@ import { branchExists, branchSha, removeWorktree } from "@/lib/git";
 import { getLogger } from "@/lib/log";
 import { clonePath } from "@/lib/github/repo";
 import { changePromptStatus, type PromptStatusChange } from "@/lib/prompts/transitions";
-import { recordChange } from "@/lib/activity/change";
+import { commitChange } from "@/lib/activity/change";
 
 export interface GithubPullView {
   number: number;
@@ -35,18 +35,21 @@ export async function applyPullState(projectId: string, view: GithubPullView): P
   if (!pr) return null;
   const state = stateOfPull(view);
   const headSha = state === "open" ? view.head.sha : pr.headSha;
-  const changed = await db.pullRequest.updateMany({
-    where: { id: pr.id, state: { not: state } },
-    data: { state, headSha, mergedAt: state === "merged" ? new Date(view.merged_at ?? Date.now()) : null, closedAt: state === "open" ? null : new Date(view.closed_at ?? Date.now()) },
-  });
-  if (changed.count === 0) {
+  const label = `PR #${pr.number}`;
+  // The new state, the prompt's and the wake-up commit together.
+  const changed = await commitChange(pr.project, async (tx) => {
+    const n = await tx.pullRequest.updateMany({
+      where: { id: pr.id, state: { not: state } },
+      data: { state, headSha, mergedAt: state === "merged" ? new Date(view.merged_at ?? Date.now()) : null, closedAt: state === "open" ? null : new Date(view.closed_at ?? Date.now()) },
+    });
+    if (n.count === 1 && pr.promptId) await changePromptStatus(pr.promptId, promptChangeFor[state], tx);
+    return n.count === 1;
+  }, (done) => done ? { activity: [state === "merged" ? "taskCompleted" : "activity", `${label} ${state}`, { promptId: pr.promptId ?? undefined }], nudge: `${label} ${state}` } : null);
+  if (!changed) {
     if (headSha !== pr.headSha) await db.pullRequest.update({ where: { id: pr.id }, data: { headSha } });
     return state;
   }
-  const label = `PR #${pr.number}`;
-  if (pr.promptId) await changePromptStatus(pr.promptId, promptChangeFor[state]);
   if (state === "merged") await removeMergedWorktree(pr.projectId, pr.headBranch, pr.baseBranch, view.head.sha);
-  await recordChange(pr.project, { activity: [state === "merged" ? "taskCompleted" : "activity", `${label} ${state}`, { promptId: pr.promptId ?? undefined }], nudge: `${label} ${state}` });
   return state;
 }
 

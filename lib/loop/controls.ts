@@ -1,12 +1,12 @@
 import { ControlError } from "@/lib/errors";
 import { LIVE_RUN_STATUSES } from "@/lib/run-statuses";
 import { getDb, type LoopMode } from "@/lib/db";
-import { enqueueTick } from "@/lib/queues";
+import { sendViaOutbox } from "@/lib/queues";
 import { planningKeyForBranch } from "@/lib/prompts/names";
 import { isValidBranchName } from "@/lib/git/ref-name";
 import type { EventType } from "@/lib/events/streams";
 import { SYSTEM, type AuditBy } from "@/lib/audit/record";
-import { recordChange } from "@/lib/activity/change";
+import { commitChange } from "@/lib/activity/change";
 
 type Project = { id: string; teamId: string };
 
@@ -33,16 +33,19 @@ export async function changeLoopMode(project: Project, action: keyof typeof tran
     const live = await db.run.count({ where: { projectId: project.id, status: { in: [...LIVE_RUN_STATUSES] } } });
     if (live === 0) mode = "stopped";
   }
-  const updated = await db.loopState.updateMany({
-    where: { projectId: project.id, mode: state.mode },
-    data: { mode, ...(action === "start" || action === "stop" ? { emergentSpawnCount: 0 } : {}) },
-  });
-  if (updated.count === 0) throw new ControlError("action", "the loop changed meanwhile; try again");
-  await recordChange(project, {
+  await commitChange(project, async (tx) => {
+    const updated = await tx.loopState.updateMany({
+      where: { projectId: project.id, mode: state.mode },
+      data: { mode, ...(action === "start" || action === "stop" ? { emergentSpawnCount: 0 } : {}) },
+    });
+    if (updated.count === 0) throw new ControlError("action", "the loop changed meanwhile; try again");
+  }, () => ({
     audit: { by, action: `loop.${action}`, target: { type: "project", id: project.id }, before: { mode: state.mode }, after: { mode } },
     activity: [t.event, why ?? (mode === "stopped" ? "Loop stopped" : t.message)],
     nudge: `loop ${action}`,
-  });
+    // A stopped loop has no periodic tick (it would cost a tick a second for nothing); a started one gets it back.
+    wakeUps: [{ kind: "schedule", projectId: project.id }],
+  }));
   return mode;
 }
 
@@ -51,17 +54,16 @@ export async function setLoopEnabled(project: Project, enabled: boolean, by: Aud
 }
 
 export async function setParallel(project: Project, enabled: boolean, by: AuditBy = SYSTEM): Promise<void> {
-  await getDb().projectSettings.update({ where: { projectId: project.id }, data: { parallelEnabled: enabled } });
   // Seed 000: enabling parallel forces a tick so a free slot fills without waiting.
-  await recordChange(project, {
+  await commitChange(project, (tx) => tx.projectSettings.update({ where: { projectId: project.id }, data: { parallelEnabled: enabled } }), () => ({
     audit: { by, action: "loop.parallel", target: { type: "project", id: project.id }, after: { parallelEnabled: enabled } },
     activity: ["loopStatus", `Parallel ${enabled ? "on" : "off"}`],
     nudge: "parallel toggled",
-  });
+  }));
 }
 
 export async function forceTick(project: Project): Promise<void> {
-  await enqueueTick(project.id, "force tick");
+  await sendViaOutbox([{ kind: "tick", projectId: project.id, reason: "force tick" }]);
 }
 
 /** Seed 000's setBranchContext: the caller changed branch itself; adopt it without re-detecting. */
@@ -69,11 +71,10 @@ export async function setBranchContext(project: Project, branch: string, by: Aud
   const name = branch.trim();
   if (!isValidBranchName(name)) throw new ControlError("branch", "is not a valid branch name (git check-ref-format refuses it)", 400);
   const planningKey = planningKeyForBranch(name);
-  await getDb().project.update({ where: { id: project.id }, data: { activeBranch: name, planningKey } });
-  await recordChange(project, {
+  await commitChange(project, (tx) => tx.project.update({ where: { id: project.id }, data: { activeBranch: name, planningKey } }), () => ({
     audit: { by, action: "loop.branch", target: { type: "project", id: project.id }, after: { activeBranch: name, planningKey } },
     activity: ["branchChange", `Branch set to ${name} (planning key ${planningKey})`],
     nudge: "branch override",
-  });
+  }));
   return planningKey;
 }

@@ -1,7 +1,7 @@
 import { getDb, getPool } from "@/lib/db";
 import { workerId } from "@/lib/worker-id";
 import { announce } from "@/lib/events/publish";
-import { enqueuePullRequestPoll, enqueueSpawn } from "@/lib/queues";
+import { enqueuePullRequestPoll, enqueueSpawn, publishOutbox, recordOutbox } from "@/lib/queues";
 import { claimPromptForRun, createPromptlessRun } from "@/lib/runs/claim";
 import { plannerStateAfterSnapshot } from "@/lib/loop/backoff";
 import { checkBranch } from "@/lib/loop/branch";
@@ -136,8 +136,13 @@ async function applyDecision(snap: TickSnapshot, decision: Decision, now: Date, 
     await announce(project.teamId, { type: "allDone", projectId: project.id });
     await changeLoopMode(project, "stop", SYSTEM, say.allDoneStopMessage);
   } else if (decision.kind === "idle" && ls.mode === "stopping" && snap.runs.length === 0) {
-    await db.loopState.update({ where: { projectId: project.id }, data: { mode: "stopped" } });
+    // The periodic tick goes with the loop: a stopped project costs nothing.
+    const outbox = await db.$transaction(async (tx) => {
+      await tx.loopState.update({ where: { projectId: project.id }, data: { mode: "stopped" } });
+      return recordOutbox(tx, [{ kind: "schedule", projectId: project.id }]);
+    });
     await recordActivity(project, "stopped", "Loop stopped: all running agents finished");
+    await publishOutbox(outbox);
   }
 
   if (snapshot.hash !== ls.snapshotHash) {

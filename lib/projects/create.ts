@@ -2,7 +2,7 @@ import { getDb } from "@/lib/db";
 import { recordAudit, SYSTEM, type AuditBy } from "@/lib/audit/record";
 import { planningKeyForBranch } from "@/lib/prompts/names";
 import { slugify } from "@/lib/slug";
-import { upsertTickScheduler } from "@/lib/queues";
+import { publishOutbox, recordOutbox } from "@/lib/queues";
 import { projectInput, type ProjectInput } from "@/lib/projects/schema";
 import { checkLocalRepository } from "@/lib/projects/repo-check";
 
@@ -25,7 +25,10 @@ export async function createProject(teamId: string, raw: ProjectInput, settings:
   const repo = input.repoKind === "local" ? await checkLocalRepository(teamId, input.repoPath!, input.baseBranch, { init: input.initRepository }) : null;
   const repoPath = repo?.repoPath ?? null;
   const slug = await uniqueSlug(teamId, input.name);
-  const project = await getDb().project.create({
+  // The project and the work order for its periodic tick commit together (the tick runs
+  // only while the loop is not stopped; the outbox relay creates it if Redis is away).
+  const { project, outbox } = await getDb().$transaction(async (tx) => {
+    const project = await tx.project.create({
     data: {
       teamId,
       name: input.name,
@@ -48,8 +51,10 @@ export async function createProject(teamId: string, raw: ProjectInput, settings:
       loopState: { create: { mode: settings.loopEnabled ? "running" : "stopped" } },
     },
     include: { settings: true },
+    });
+    await recordAudit({ teamId, by, action: "project.created", target: { type: "project", id: project.id }, after: { name: project.name, repoKind: project.repoKind, repoPath: project.repoPath, baseBranch: project.baseBranch, ...(repo?.created ? { repositoryCreated: true } : {}) } }, tx);
+    return { project, outbox: await recordOutbox(tx, [{ kind: "schedule", projectId: project.id }]) };
   });
-  await upsertTickScheduler(project.id, project.settings!.tickIntervalMs);
-  await recordAudit({ teamId, by, action: "project.created", target: { type: "project", id: project.id }, after: { name: project.name, repoKind: project.repoKind, repoPath: project.repoPath, baseBranch: project.baseBranch, ...(repo?.created ? { repositoryCreated: true } : {}) } });
+  await publishOutbox(outbox);
   return project;
 }

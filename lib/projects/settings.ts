@@ -2,8 +2,7 @@ import { z } from "zod";
 import { wholeNumber } from "@/lib/validation/numbers";
 import { getDb } from "@/lib/db";
 import { SYSTEM, type AuditBy } from "@/lib/audit/record";
-import { upsertTickScheduler } from "@/lib/queues";
-import { recordChange } from "@/lib/activity/change";
+import { commitChange } from "@/lib/activity/change";
 import { sandboxSettingsShape } from "@/lib/sandbox/settings-schema";
 import { ceilingShape, loopLimitShape } from "@/lib/spend/ceiling-input";
 
@@ -58,16 +57,16 @@ export async function updateSettings(project: { id: string; teamId: string }, ra
     }
   }
   const before = await db.projectSettings.findUniqueOrThrow({ where: { projectId: project.id } });
-  const after = await db.projectSettings.update({ where: { projectId: project.id }, data: input });
-  if (after.tickIntervalMs !== before.tickIntervalMs) await upsertTickScheduler(project.id, after.tickIntervalMs);
-  const changed = Object.keys(input).filter((k) => JSON.stringify(before[k as keyof typeof before]) !== JSON.stringify(after[k as keyof typeof after]));
-  if (changed.length) {
+  return commitChange(project, (tx) => tx.projectSettings.update({ where: { projectId: project.id }, data: input }), (after) => {
+    const changed = Object.keys(input).filter((k) => JSON.stringify(before[k as keyof typeof before]) !== JSON.stringify(after[k as keyof typeof after]));
+    if (!changed.length) return null;
     const pick = (row: Record<string, unknown>) => Object.fromEntries(changed.map((k) => [k, row[k]]));
-    await recordChange(project, {
+    return {
       audit: { by, action: "settings.updated", target: { type: "project", id: project.id }, before: pick(before), after: pick(after) },
       activity: ["projectChange", `Settings changed: ${changed.join(", ")}`],
       nudge: "settings changed",
-    });
-  }
-  return after;
+      // The periodic tick follows the interval.
+      wakeUps: after.tickIntervalMs !== before.tickIntervalMs ? [{ kind: "schedule", projectId: project.id }] : [],
+    };
+  });
 }

@@ -1,8 +1,6 @@
 import { z } from "zod";
-import { getDb } from "@/lib/db";
 import { SYSTEM, type AuditBy } from "@/lib/audit/record";
-import { removeTickScheduler } from "@/lib/queues";
-import { recordChange } from "@/lib/activity/change";
+import { commitChange } from "@/lib/activity/change";
 import { branchNameField } from "@/lib/git/ref-name";
 import { planningKeyForBranch } from "@/lib/prompts/names";
 import { checkLocalRepository } from "@/lib/projects/repo-check";
@@ -28,24 +26,21 @@ export async function updateProject(project: { id: string; teamId: string; repoK
   if (project.repoKind === "github" && patch.baseBranch) await requireGithubBranchHead(project, patch.baseBranch);
   // A GitHub project has no checkout whose branch could tell: its runs follow the base branch set here.
   const follow = project.repoKind === "github" && patch.baseBranch ? { activeBranch: patch.baseBranch, planningKey: planningKeyForBranch(patch.baseBranch) } : {};
-  const updated = await getDb().project.update({ where: { id: project.id }, data: { ...patch, ...follow } });
   const before = Object.fromEntries(Object.keys(patch).map((k) => [k, project[k as keyof typeof patch]]));
-  await recordChange(project, {
+  return commitChange(project, (tx) => tx.project.update({ where: { id: project.id }, data: { ...patch, ...follow } }), () => ({
     audit: { by, action: "project.updated", target: { type: "project", id: project.id }, before, after: patch },
     activity: ["projectChange", `Project changed: ${Object.keys(patch).join(", ")}`],
-  });
-  return updated;
+  }));
 }
 
 /** Archives a project: it leaves the lists and its periodic tick stops; its history stays. */
 export async function archiveProject(project: { id: string; teamId: string }, by: AuditBy = SYSTEM) {
-  await getDb().$transaction([
-    getDb().project.update({ where: { id: project.id }, data: { archivedAt: new Date() } }),
-    getDb().loopState.update({ where: { projectId: project.id }, data: { mode: "stopped" } }),
-  ]);
-  await removeTickScheduler(project.id);
-  await recordChange(project, {
+  await commitChange(project, async (tx) => {
+    await tx.project.update({ where: { id: project.id }, data: { archivedAt: new Date() } });
+    await tx.loopState.update({ where: { projectId: project.id }, data: { mode: "stopped" } });
+  }, () => ({
     audit: { by, action: "project.archived", target: { type: "project", id: project.id } },
     activity: ["projectChange", "Project archived"],
-  });
+    wakeUps: [{ kind: "schedule", projectId: project.id }],
+  }));
 }

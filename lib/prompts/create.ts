@@ -2,7 +2,7 @@ import { z } from "zod";
 import { getDb, Prisma, type PromptOrigin } from "@/lib/db";
 import type { Actor } from "@/lib/auth/actor";
 import { isAgent, promptApproval, requesterOf } from "@/lib/approvals/request";
-import { recordChange } from "@/lib/activity/change";
+import { commitChange } from "@/lib/activity/change";
 import { promptNumber } from "@/lib/prompts/schema";
 import { wholeNumber } from "@/lib/validation/numbers";
 
@@ -30,7 +30,9 @@ export async function createPrompt(actor: Actor, project: { id: string; teamId: 
     const number = input.number ?? (last?.number ?? 0) + 1;
     try {
       const approval = promptApproval(settings.approvalPolicy, byAgent);
-      const prompt = await db.prompt.create({
+      // The prompt and its wake-up commit together: Redis being away neither fails the
+      // request nor loses the nudge (the outbox relay delivers it when Redis answers).
+      return await commitChange(project, (tx) => tx.prompt.create({
         data: {
           projectId: project.id, planningKey: project.planningKey, number, title: input.title, body: input.body,
           priority: input.priority, dependencies: input.dependencies, domain: input.domain, origin,
@@ -39,13 +41,11 @@ export async function createPrompt(actor: Actor, project: { id: string; teamId: 
           // The inbox entry commits with the prompt, so a prompt never waits unseen.
           ...(approval === "pending" ? { approvals: { create: { teamId: project.teamId, projectId: project.id, kind: "prompt_run", requestedBy: requesterOf(actor) } } } : {}),
         },
-      });
-      await recordChange(project, {
+      }), (prompt) => ({
         audit: { by: actor, action: "prompt.created", target: { type: "prompt", id: prompt.id }, after: { number: prompt.number, title: prompt.title, priority: prompt.priority, approval } },
         activity: ["promptsChange", `#${prompt.number} ${prompt.title} added`, { promptId: prompt.id }],
         nudge: "prompt created",
-      });
-      return prompt;
+      }));
     } catch (err) {
       const taken = err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002";
       if (!taken) throw err;

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { getDb } from "@/lib/db";
 import { SYSTEM, type AuditBy } from "@/lib/audit/record";
 import { parsePromptFile } from "@/lib/prompts/parse";
-import { recordChange } from "@/lib/activity/change";
+import { commitChange } from "@/lib/activity/change";
 import { isAgent, promptApproval, requesterOf } from "@/lib/approvals/request";
 
 export const importInput = z.object({
@@ -29,7 +29,7 @@ export async function importPromptFiles(project: { id: string; teamId: string; p
   const settings = await getDb().projectSettings.findUniqueOrThrow({ where: { projectId: project.id } });
   const approval = promptApproval(settings.approvalPolicy, await isAgent(by));
   // The inbox entries commit with the prompts, so an imported prompt never waits unseen.
-  await getDb().$transaction(async (tx) => {
+  await commitChange(project, async (tx) => {
     const created = await tx.prompt.createManyAndReturn({
       data: prompts.map((p) => ({
         projectId: project.id, planningKey: project.planningKey, number: p.number, title: p.title, body: p.body,
@@ -41,11 +41,10 @@ export async function importPromptFiles(project: { id: string; teamId: string; p
     await tx.approval.createMany({
       data: created.filter((p) => p.approval === "pending").map((p) => ({ teamId: project.teamId, projectId: project.id, kind: "prompt_run" as const, promptId: p.id, requestedBy: requesterOf(by) })),
     });
-  });
-  await recordChange(project, {
+  }, () => ({
     audit: { by, action: "prompts.imported", target: { type: "project", id: project.id }, after: { numbers, approval } },
     activity: ["promptsChange", `${prompts.length} prompt file(s) imported`],
     nudge: "prompts imported",
-  });
+  }));
   return prompts.length;
 }

@@ -1,22 +1,62 @@
 import type { PoolClient } from "pg";
-import { getPool, type Prisma } from "@/lib/db";
+import { getDb, getPool, type Prisma } from "@/lib/db";
 import { getLogger } from "@/lib/log";
-import { enqueueMerge, enqueueTick } from "@/lib/queues/producers";
+import { isDatabaseUnreachable } from "@/lib/db/unreachable";
+import { getRedis, readyRedis } from "@/lib/redis/connections";
+import { enqueueMerge, enqueueSpawn, enqueueTick, removeTickScheduler, upsertTickScheduler } from "@/lib/queues/producers";
+import { enqueueGithub, enqueuePullRequestRecheck } from "@/lib/queues/github";
 
 /** A wake-up or work order that must survive Redis being away when its cause commits. */
-export type OutboxMessage = { kind: "tick"; projectId: string; reason: string } | { kind: "merge"; runId: string };
-interface Row { id: string; message: OutboxMessage }
+export type OutboxMessage =
+  | { kind: "tick"; projectId: string; reason: string }
+  | { kind: "merge"; runId: string }
+  | { kind: "spawn"; runId: string }
+  // The project's periodic tick follows its state: on while it is active and its loop not stopped.
+  | { kind: "schedule"; projectId: string }
+  | { kind: "github"; deliveryId: string }
+  | { kind: "recheck"; pullRequestId: string };
+export interface OutboxRow { id: string; message: OutboxMessage }
 
 // The fast path publishes right after the commit; the relay leaves young rows to it.
 const RELAY_AFTER_MS = 1000;
+const READY_WAIT_MS = 2000;
+
+// A queue first used while Redis is away would wait for it forever (BullMQ waits for its
+// connection to be ready): a request must not hang on it. A connection known to be down
+// fails at once, one still opening (a process just started) gets a moment; whatever is not
+// sent waits in the table for the relay.
+async function producerReady(opts: { failFast: boolean }): Promise<void> {
+  const redis = getRedis("producer");
+  const down = redis.status === "reconnecting" || redis.status === "close" || redis.status === "end";
+  if (down && opts.failFast) throw new Error(`Redis is unreachable (${redis.status})`);
+  await readyRedis(redis, READY_WAIT_MS);
+}
+
+// The scheduler is read from the project's current state, not from the message, so an
+// old message relayed late cannot bring back a tick a later change removed.
+export async function syncTickScheduler(projectId: string): Promise<void> {
+  const { rows } = await getPool().query<{ every: number }>(
+    `SELECT s."tickIntervalMs" AS every FROM "Project" p
+       JOIN "ProjectSettings" s ON s."projectId" = p.id JOIN "LoopState" l ON l."projectId" = p.id
+     WHERE p.id = $1 AND p."archivedAt" IS NULL AND l.mode <> 'stopped'`, [projectId]);
+  if (rows.length) await upsertTickScheduler(projectId, rows[0].every);
+  else await removeTickScheduler(projectId);
+}
 
 function publish(message: OutboxMessage): Promise<void> {
-  return message.kind === "tick" ? enqueueTick(message.projectId, message.reason) : enqueueMerge(message.runId);
+  switch (message.kind) {
+    case "tick": return enqueueTick(message.projectId, message.reason);
+    case "merge": return enqueueMerge(message.runId);
+    case "spawn": return enqueueSpawn(message.runId);
+    case "schedule": return syncTickScheduler(message.projectId);
+    case "github": return enqueueGithub(message.deliveryId);
+    case "recheck": return enqueuePullRequestRecheck(message.pullRequestId);
+  }
 }
 
 /** Writes messages in the transaction of the change that causes them; hand the result to publishOutbox after the commit. */
-export async function recordOutbox(tx: Prisma.TransactionClient, messages: OutboxMessage[]): Promise<Row[]> {
-  const rows: Row[] = [];
+export async function recordOutbox(tx: Prisma.TransactionClient, messages: OutboxMessage[]): Promise<OutboxRow[]> {
+  const rows: OutboxRow[] = [];
   for (const message of messages) {
     const [row] = await tx.$queryRaw<{ id: bigint }[]>`
       INSERT INTO "Outbox" ("kind", "payload", "createdAt")
@@ -33,9 +73,10 @@ export async function recordOutbox(tx: Prisma.TransactionClient, messages: Outbo
  * than the relay's window and the relay already took a row (deleted it, or holds it while it
  * publishes), that row is the relay's to send, so one wake-up is not delivered twice.
  */
-export async function publishOutbox(rows: Row[]): Promise<void> {
+export async function publishOutbox(rows: OutboxRow[]): Promise<void> {
   if (rows.length === 0) return;
   let client: PoolClient | undefined;
+  let failure: unknown;
   try {
     client = await getPool().connect();
     await client.query("BEGIN");
@@ -44,6 +85,7 @@ export async function publishOutbox(rows: Row[]): Promise<void> {
     const mine = new Set(held.map((r) => String(r.id)));
     const sent: string[] = [];
     try {
+      if (mine.size) await producerReady({ failFast: true });
       for (const row of rows.filter((r) => mine.has(r.id))) {
         await publish(row.message);
         sent.push(row.id);
@@ -54,11 +96,18 @@ export async function publishOutbox(rows: Row[]): Promise<void> {
     if (sent.length) await client.query(`DELETE FROM "Outbox" WHERE id = ANY($1::bigint[])`, [sent]);
     await client.query("COMMIT");
   } catch (err) {
+    failure = err;
     await client?.query("ROLLBACK").catch(() => {});
     getLogger("outbox").warn({ err: (err as Error).message }, "wake-up kept in the outbox for the relay");
   } finally {
-    client?.release();
+    // A connection Postgres dropped is discarded, not pooled again.
+    client?.release(isDatabaseUnreachable(failure) ? (failure as Error) : undefined);
   }
+}
+
+/** Messages with no state change of their own (a forced tick): committed, then published. */
+export async function sendViaOutbox(messages: OutboxMessage[]): Promise<void> {
+  await publishOutbox(await getDb().$transaction((tx) => recordOutbox(tx, messages)));
 }
 
 /**
@@ -73,19 +122,24 @@ export async function relayOutbox(limit = 100): Promise<number> {
     `SELECT 1 FROM "Outbox" WHERE "createdAt" < timezone('UTC', now()) - make_interval(secs => $1::float8 / 1000) LIMIT 1`, [RELAY_AFTER_MS]);
   if (due.length === 0) return 0;
   const client = await pool.connect();
+  let failure: unknown;
   try {
     await client.query("BEGIN");
     const { rows } = await client.query<{ id: string; payload: OutboxMessage }>(
       `SELECT id, payload FROM "Outbox" WHERE "createdAt" < timezone('UTC', now()) - make_interval(secs => $1::float8 / 1000)
        ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`, [RELAY_AFTER_MS, limit]);
+    // The relay runs in the background: it may wait for a connection coming back.
+    if (rows.length) await producerReady({ failFast: false });
     for (const row of rows) await publish(row.payload);
     await client.query(`DELETE FROM "Outbox" WHERE id = ANY($1::bigint[])`, [rows.map((r) => r.id)]);
     await client.query("COMMIT");
     return rows.length;
   } catch (err) {
+    failure = err;
     await client.query("ROLLBACK").catch(() => {});
     throw err;
   } finally {
-    client.release();
+    // A connection Postgres dropped under the relay is discarded, not pooled again.
+    client.release(isDatabaseUnreachable(failure) ? (failure as Error) : undefined);
   }
 }

@@ -1,10 +1,9 @@
 import { LIVE_RUN_STATUSES } from "@/lib/run-statuses";
-import { getDb } from "@/lib/db";
 import { SYSTEM, type AuditBy } from "@/lib/audit/record";
 import { revokeRunToken } from "@/lib/auth/tokens";
 import { changePromptStatus } from "@/lib/prompts/transitions";
 import { DomainError } from "@/lib/errors";
-import { recordChange } from "@/lib/activity/change";
+import { commitChange } from "@/lib/activity/change";
 
 export class RunStateError extends DomainError {
   constructor(message: string) {
@@ -18,7 +17,7 @@ export class RunStateError extends DomainError {
  */
 export async function cancelRun(project: { id: string; teamId: string }, runId: string, by: AuditBy = SYSTEM) {
   const now = new Date();
-  const run = await getDb().$transaction(async (tx) => {
+  const run = await commitChange(project, async (tx) => {
     const n = await tx.run.updateMany({
       where: { id: runId, projectId: project.id, status: { in: [...LIVE_RUN_STATUSES] } },
       data: { status: "cancelled", finishedAt: now, error: "cancelled by a person", leaseExpiresAt: null },
@@ -30,13 +29,11 @@ export async function cancelRun(project: { id: string; teamId: string }, runId: 
     }
     await tx.loopState.update({ where: { projectId: project.id }, data: { lastSpawnAt: null } });
     return row;
+  }, (row) => row && {
+    audit: { by, action: "run.cancelled", target: { type: "run", id: runId }, before: { status: "live" }, after: { status: "cancelled" } },
+    activity: ["taskFailed", `${row.prompt ? `#${row.prompt.number} ${row.prompt.title}` : `${row.kind} run`}: run cancelled`, { runId, promptId: row.promptId ?? undefined }],
+    nudge: "run cancelled",
   });
   if (!run) throw new RunStateError("only a queued or running run can be cancelled");
   await revokeRunToken(runId);
-  const label = run.prompt ? `#${run.prompt.number} ${run.prompt.title}` : `${run.kind} run`;
-  await recordChange(project, {
-    audit: { by, action: "run.cancelled", target: { type: "run", id: runId }, before: { status: "live" }, after: { status: "cancelled" } },
-    activity: ["taskFailed", `${label}: run cancelled`, { runId, promptId: run.promptId ?? undefined }],
-    nudge: "run cancelled",
-  });
 }
