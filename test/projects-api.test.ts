@@ -4,17 +4,22 @@ import { getQueue, tickSchedulerId } from "@/lib/queues";
 import { GET as listProjects, POST as createProjectRoute } from "@/app/api/projects/route";
 import { DELETE as archive, PATCH as patchProject } from "@/app/api/projects/[id]/route";
 import { PATCH as patchSettings } from "@/app/api/projects/[id]/settings/route";
+import { POST as postLoop } from "@/app/api/projects/[id]/loop/route";
 import { createTeamWithProject } from "./helpers/fixtures";
 import { apiToken, params, request } from "./helpers/api";
 
 describe("projects over HTTP, with their tick schedule", () => {
-  it("creates a project with its periodic tick, follows the interval, and removes it on archive", async () => {
+  it("a project's periodic tick runs only while its loop does, follows the interval, and goes on stop and archive", async () => {
     const { team, repoPath } = await createTeamWithProject({ loopEnabled: false });
     const admin = await apiToken(team.id, "admin");
     const created = await createProjectRoute(request("POST", "/api/projects", admin, { name: "API made", repoKind: "local", repoPath, baseBranch: "main" }), undefined as never);
     expect(created.status).toBe(201);
     const { project } = await created.json();
     const scheduler = () => getQueue("tick").getJobScheduler(tickSchedulerId(project.id));
+    const loop = (action: string) => postLoop(request("POST", `/api/projects/${project.id}/loop`, admin, { action }), params(project.id));
+    // A new project's loop is stopped: it costs no tick until someone starts it.
+    expect(await scheduler()).toBeFalsy();
+    expect((await loop("start")).status).toBe(200);
     expect((await scheduler())?.every).toBe(5000);
 
     const bad = await patchSettings(request("PATCH", `/api/projects/${project.id}/settings`, admin, { tickIntervalMs: 10 }), params(project.id));
@@ -22,6 +27,10 @@ describe("projects over HTTP, with their tick schedule", () => {
     expect((await bad.json()).error).toMatchObject({ field: "tickIntervalMs", message: "tickIntervalMs must be at least 1000 ms" });
     const ok = await patchSettings(request("PATCH", `/api/projects/${project.id}/settings`, admin, { tickIntervalMs: 2000 }), params(project.id));
     expect(ok.status).toBe(200);
+    expect((await scheduler())?.every).toBe(2000);
+    expect((await loop("stop")).status).toBe(200);
+    expect(await scheduler()).toBeFalsy();
+    expect((await loop("start")).status).toBe(200);
     expect((await scheduler())?.every).toBe(2000);
 
     const renamed = await patchProject(request("PATCH", `/api/projects/${project.id}`, admin, { name: "Renamed", baseBranch: "has space" }), params(project.id));

@@ -131,7 +131,7 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
     });
   } finally {
     const egress = await sandbox.close();
-    await untilDb("egress", () => recordEgress(run.id, egress));
+    await untilDb("egress", () => recordEgress(run.id, egress, "agent"));
   }
   // A lead answers in its thread; it changes no code, so nothing of its worktree is committed.
   if (outcome.status !== "succeeded" || run.kind === "lead") return outcome;

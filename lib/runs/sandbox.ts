@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { dirname, join } from "node:path";
 import { getDb, type Prisma } from "@/lib/db";
 import { getEnv } from "@/lib/env";
@@ -40,20 +41,27 @@ export async function openRunSandbox(input: { worktree: string; settings: Sandbo
   });
 }
 
-/** Adds a sandbox's egress counts to its run's (a merge's verify adds to the agent's). */
-export async function recordEgress(runId: string, counts: EgressCounts): Promise<void> {
+type StoredEgress = EgressCounts & { recorded?: string[] };
+
+/**
+ * Adds a sandbox's egress counts to its run's (a merge's verify adds to the agent's). `key`
+ * names this sandbox's report: a write retried after a lost connection (it may have
+ * committed) adds nothing the second time.
+ */
+export async function recordEgress(runId: string, counts: EgressCounts, key: string = randomUUID()): Promise<void> {
   if (!Object.keys(counts.allowed).length && !Object.keys(counts.blocked).length) return;
   const db = getDb();
   await db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT 1 FROM "Run" WHERE id = ${runId} FOR UPDATE`;
     const run = await tx.run.findUnique({ where: { id: runId }, select: { egress: true } });
-    const before = (run?.egress ?? { allowed: {}, blocked: {} }) as EgressCounts;
+    const before = (run?.egress ?? { allowed: {}, blocked: {} }) as StoredEgress;
+    if (before.recorded?.includes(key)) return;
     const sum = (a: Record<string, number>, b: Record<string, number>) => {
       const out = { ...a };
       for (const [host, n] of Object.entries(b)) out[host] = (out[host] ?? 0) + n;
       return out;
     };
-    const egress = { allowed: sum(before.allowed, counts.allowed), blocked: sum(before.blocked, counts.blocked) };
+    const egress = { allowed: sum(before.allowed, counts.allowed), blocked: sum(before.blocked, counts.blocked), recorded: [...(before.recorded ?? []), key] };
     await tx.run.update({ where: { id: runId }, data: { egress: egress as Prisma.InputJsonValue } });
   });
 }
