@@ -20,6 +20,7 @@ const { getDb, closeDb } = await import("@/lib/db");
 const { enqueueTick, upsertTickScheduler, closeQueues } = await import("@/lib/queues");
 const { closeRedis } = await import("@/lib/redis/connections");
 const { createTeamWithDemoProject } = await import("./fixtures");
+const { createPrompt } = await import("@/lib/prompts/create");
 const db = getDb();
 const { LEASE_TTL_MS, LEASE_RENEW_MS, SWEEP_INTERVAL_MS } = getEnv();
 
@@ -85,12 +86,19 @@ try {
   // 3. Redis down 5 s while runs finish (data kept, as a restart with persistence).
   p = await project(9, 3000);
   await until(async () => (await count(p, "done")) >= 2 && (await count(p, "running")) >= 2);
+  // An idle project whose loop runs, given a prompt through the API during the outage.
+  const idle = await createTeamWithDemoProject({ maxParallel: 1 });
   await chaos.stopRedis({ keepData: true });
   const redisDownAt = new Date();
-  await sleep(5000);
+  const askedAt = Date.now();
+  const added = await createPrompt(idle.actor, idle.project, { title: "added while Redis is down", body: "sleep 100" });
+  const answeredIn = Date.now() - askedAt;
+  await sleep(Math.max(0, 5000 - answeredIn));
   await chaos.startRedis();
   const redisBack = Date.now();
   const tickAfterRedis = await nextTick(p, redisBack);
+  const addedRun = await until(() => db.run.findFirst({ where: { promptId: added.id } }));
+  console.log(`Redis down 5 s: a prompt created through the API was answered in ${s(answeredIn)} during the outage; its run was queued ${s(addedRun.queuedAt.getTime() - redisBack)} after Redis returned (ceiling: one relay ${s(getEnv().OUTBOX_RELAY_MS)} + one tick)`);
   const finishedInOutage = await db.run.findMany({ where: { projectId: p, status: "succeeded", finishedAt: { gt: redisDownAt, lt: new Date(redisBack) } } });
   await until(async () => (await db.run.count({ where: { id: { in: finishedInOutage.map((r) => r.id) }, mergeStatus: "merged" } })) === finishedInOutage.length);
   console.log(`Redis down 5 s: the loop ticked again ${s(tickAfterRedis)} after Redis returned (ceiling: one tick ${s(TICK_MS)}); ${finishedInOutage.length} runs finished during the outage, all merged ${s(Date.now() - redisBack)} after it`);
