@@ -3,7 +3,7 @@ import { getEnv } from "@/lib/env";
 import { workerId } from "@/lib/worker-id";
 import { getRedis, redisKey } from "@/lib/redis/connections";
 import { withRedisLock } from "@/lib/redis/lock";
-import { enqueueTick, getQueue, removeTickScheduler, tickSchedulerId, upsertTickScheduler } from "@/lib/queues";
+import { enqueueTick, getQueue, removeTickScheduler, syncTickScheduler, tickSchedulerId } from "@/lib/queues";
 
 // Renewed while a rebuild runs, so a slow one is never joined by a second worker; a dead
 // holder's lock is gone one TTL later.
@@ -39,7 +39,9 @@ export async function ensureTickSchedules(opts: { force: boolean; lockMs?: numbe
       const every = p.settings?.tickIntervalMs;
       mine();
       if (every && existing.get(tickSchedulerId(p.id)) !== every) {
-        await upsertTickScheduler(p.id, every);
+        // Re-read at the write: a loop stopped or a project archived since the list was read
+        // keeps no tick (its own schedule message may already have run).
+        await syncTickScheduler(p.id);
         changed++;
       }
       existing.delete(tickSchedulerId(p.id));

@@ -2,4 +2,4 @@ export * from "@/lib/queues/names";
 export * from "@/lib/queues/producers";
 export * from "@/lib/queues/github";
 export { getQueue, closeQueues } from "@/lib/queues/queues";
-export { recordOutbox, publishOutbox, relayOutbox, sendViaOutbox, type OutboxMessage, type OutboxRow } from "@/lib/queues/outbox";
+export { recordOutbox, publishOutbox, relayOutbox, sendViaOutbox, syncTickScheduler, type OutboxMessage, type OutboxRow } from "@/lib/queues/outbox";
