@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { startChaosServices } from "./helpers/chaos";
-import { addPrompt, createTeamWithProject } from "./helpers/fixtures";
+import { addPrompt, createTeamWithProject, waitUntil } from "./helpers/fixtures";
+import { getRedis } from "@/lib/redis/connections";
 import { apiToken, params, request } from "./helpers/api";
 import { createGithubProject, deliver, example, startGithubDouble } from "./helpers/github-fixtures";
 import { getDb } from "@/lib/db";
@@ -15,6 +16,9 @@ import { PATCH as patchSettings } from "@/app/api/projects/[id]/settings/route";
 const chaos = await startChaosServices();
 const double = await startGithubDouble();
 afterAll(() => double.stop());
+
+// ioredis reconnects with a backoff of its own: wait for it rather than for a clock.
+const producerBack = () => waitUntil("the producer connection to be ready again", async () => getRedis("producer").status === "ready");
 
 // What the fast path could not hand to Redis, made old enough for the relay (which leaves
 // rows younger than a second to the fast path), then relayed: no waiting on a clock.
@@ -44,6 +48,7 @@ describe("the transactional outbox", () => {
     expect(await getDb().outbox.count()).toBe(2);
 
     await chaos.startRedis();
+    await producerBack();
     expect(await relayOutbox()).toBe(2);
     expect(await getDb().outbox.count()).toBe(0);
     expect(await (await getQueue("merge").getJob(`merge-${run.id}`))!.getState()).toBe("waiting");
@@ -77,6 +82,7 @@ describe("the transactional outbox", () => {
     await expect(relayAll()).rejects.toThrow();
 
     await chaos.startRedis();
+    await producerBack();
     expect(await relayAll()).toBe(kept.length);
     expect(await getDb().outbox.count()).toBe(0);
     // The loop's periodic tick exists at the new interval, and the nudge is waiting.
@@ -105,6 +111,7 @@ describe("the transactional outbox", () => {
     expect(await getDb().outbox.count()).toBe(1);
 
     await chaos.startRedis();
+    await producerBack();
     expect(await relayAll()).toBe(1);
     const job = await getQueue("github").getJob(`gh-${sent.deliveryId}`);
     expect(job?.data).toEqual({ deliveryId: sent.deliveryId });
