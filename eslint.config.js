@@ -8,7 +8,7 @@ export const LAYERS = [
   ["runs"],
   ["github"],
   ["prompts", "approvals", "threads"],
-  ["events", "audit", "activity", "auth", "health", "sandbox", "credentials"],
+  ["events", "audit", "activity", "auth", "health", "sandbox", "credentials", "budgets"],
   ["queues", "db", "redis", "run-statuses"],
   ["git", "agents", "demo", "spend"],
   ["crypto"],

@@ -14,7 +14,7 @@ export type EventType =
   | "branchChange" | "agentsChange" | "promptsChange" | "loopStatus"
   | "runChange" | "projectChange" | "activity"
   // A thread gained a turn or changed (threadId, seq); a run of its turns changed status.
-  | "threadChange" | "message_status"
+  | "threadChange" | "message_status" | "budgetAlert"
   // Seed 003's `error`: a run or a merge failed; the message says what went wrong.
   | "error";
 

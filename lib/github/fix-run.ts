@@ -2,11 +2,12 @@ import { getDb, type Prisma } from "@/lib/db";
 import { publishOutbox, recordOutbox } from "@/lib/queues";
 import { recordActivity } from "@/lib/activity/record";
 import { LIVE_RUN_STATUSES } from "@/lib/run-statuses";
+import { BudgetRefusal, reserveForRun } from "@/lib/budgets/reserve";
 
 type Tx = Prisma.TransactionClient;
 type LockedPr = NonNullable<Awaited<ReturnType<typeof lockPullRequest>>>;
 
-export type FixOutcome = "started" | "not_new" | "not_open" | "busy" | "capped" | "no_profile";
+export type FixOutcome = "started" | "not_new" | "not_open" | "busy" | "capped" | "no_profile" | "over_budget";
 
 async function lockPullRequest(tx: Tx, id: string) {
   await tx.$queryRaw`SELECT id FROM "PullRequest" WHERE id = ${id} FOR UPDATE`;
@@ -57,6 +58,14 @@ export async function startFixRun(input: {
     }
     const profile = settings.executorProfileId ? await tx.agentProfile.findUnique({ where: { id: settings.executorProfileId } }) : null;
     if (!profile) return { outcome: "no_profile" as const, pr };
+    // Refused by a budget, the feedback stays unrecorded: the next check after the budget frees up sees it.
+    let reservedUsd: number | null;
+    try {
+      reservedUsd = await reserveForRun(tx, pr.projectId, profile.id, new Date());
+    } catch (err) {
+      if (err instanceof BudgetRefusal) return { outcome: "over_budget" as const, pr, reason: err.message };
+      throw err;
+    }
     const prompt = await tx.prompt.create({
       data: {
         projectId: pr.projectId, planningKey: pr.project.planningKey, number: await nextPromptNumber(tx, pr.projectId, pr.project.planningKey),
@@ -68,7 +77,7 @@ export async function startFixRun(input: {
     const run = await tx.run.create({
       data: {
         projectId: pr.projectId, promptId: prompt.id, pullRequestId: pr.id, kind: "reviewer_fix",
-        agentProfileId: profile.id, adapter: profile.adapter, model: profile.model,
+        agentProfileId: profile.id, adapter: profile.adapter, model: profile.model, reservedUsd,
       },
     });
     await tx.pullRequest.update({ where: { id: pr.id }, data: { ...input.record(pr), fixCycles: { increment: 1 }, lastReviewRunTime: new Date() } });
@@ -84,6 +93,8 @@ export async function startFixRun(input: {
     });
   } else if (result.outcome === "capped") {
     await recordActivity(project!, "activity", `PR #${result.pr.number}: ${result.pr.fixCycles} fix cycles reached; a person decides what happens next`);
+  } else if (result.outcome === "over_budget") {
+    await recordActivity(project!, "activity", `PR #${result.pr.number}: feedback arrived, but no fix run starts: ${result.reason}`);
   } else if (result.outcome === "no_profile") {
     await recordActivity(project!, "activity", `PR #${result.pr.number}: feedback arrived, but no executor agent profile is configured`);
   }

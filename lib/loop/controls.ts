@@ -19,6 +19,10 @@ const transitions: Record<"start" | "stop" | "pause" | "resume", { from: LoopMod
   resume: { from: ["paused"], event: "resumed", message: "Loop resumed" },
 };
 
+/**
+ * `why` says why the system changed the loop: shown as the activity message, and for a pause (a
+ * spent budget) kept on the loop so the project's card shows it until a person acts.
+ */
 export async function changeLoopMode(project: Project, action: keyof typeof transitions, by: AuditBy = SYSTEM, why?: string): Promise<LoopMode> {
   const t = transitions[action];
   const db = getDb();
@@ -36,12 +40,12 @@ export async function changeLoopMode(project: Project, action: keyof typeof tran
   await commitChange(project, async (tx) => {
     const updated = await tx.loopState.updateMany({
       where: { projectId: project.id, mode: state.mode },
-      data: { mode, ...(action === "start" || action === "stop" ? { emergentSpawnCount: 0 } : {}) },
+      data: { mode, pauseReason: action === "pause" ? why ?? null : null, ...(action === "start" || action === "stop" ? { emergentSpawnCount: 0 } : {}) },
     });
     if (updated.count === 0) throw new ControlError("action", "the loop changed meanwhile; try again");
   }, () => ({
-    audit: { by, action: `loop.${action}`, target: { type: "project", id: project.id }, before: { mode: state.mode }, after: { mode } },
-    activity: [t.event, why ?? (mode === "stopped" ? "Loop stopped" : t.message)],
+    audit: { by, action: `loop.${action}`, target: { type: "project", id: project.id }, before: { mode: state.mode }, after: { mode, ...(why ? { reason: why } : {}) } },
+    activity: [t.event, why ? (action === "pause" ? `Loop paused: ${why}` : why) : mode === "stopped" ? "Loop stopped" : t.message],
     nudge: `loop ${action}`,
     // A stopped loop has no periodic tick (it would cost a tick a second for nothing); a started one gets it back.
     wakeUps: [{ kind: "schedule", projectId: project.id }],

@@ -9,6 +9,8 @@ const snapshotSelect = (loopStateTable: string) => `
     'project', to_jsonb(p.*),
     'settings', to_jsonb(s.*),
     'loopState', to_jsonb(ls.*),
+    'budgeted', s."dailyBudgetUsd" IS NOT NULL OR s."monthlyBudgetUsd" IS NOT NULL
+      OR EXISTS (SELECT 1 FROM "Team" t WHERE t.id = p."teamId" AND (t."dailyBudgetUsd" IS NOT NULL OR t."monthlyBudgetUsd" IS NOT NULL)),
     'runs', COALESCE((SELECT json_agg(json_build_object(
         'id', r.id, 'kind', r.kind, 'status', r.status, 'promptId', r."promptId",
         'leaseExpiresAt', r."leaseExpiresAt", 'queuedAt', r."queuedAt", 'finishedAt', r."finishedAt", 'mergeStatus', r."mergeStatus"))
@@ -32,7 +34,9 @@ interface RawSnapshot {
     parallelEnabled: boolean; maxParallel: number; spawnCooldownMs: number; plannerEnabled: boolean; plannerProfileId: string | null;
     executorProfileId: string | null; modelRouting: unknown; useRunners: boolean; prCheckFrequency: number; tickIntervalMs: number;
   };
-  loopState: { mode: LoopMode; emergentSpawnCount: number; emergentLastPromptCount: number | null; plannerLastSpawnAt: string | null; lastSpawnAt: string | null; tickCount: number; snapshotHash: string | null; lastPendingCount: number; lastStatus: string | null };
+  loopState: { mode: LoopMode; emergentSpawnCount: number; emergentLastPromptCount: number | null; plannerLastSpawnAt: string | null; lastSpawnAt: string | null; tickCount: number; snapshotHash: string | null; lastPendingCount: number; lastStatus: string | null; pauseReason: string | null };
+  /** whether a project or team budget applies, so the tick checks the ledger */
+  budgeted: boolean;
   runs: RawRun[];
   /** Runs that succeeded with commits whose merge has not landed yet. */
   merging: Array<{ runId: string; promptId: string | null }>;
@@ -48,6 +52,7 @@ function hydrate(raw: RawSnapshot) {
     project: raw.project,
     settings: raw.settings,
     loopState: { ...ls, plannerLastSpawnAt: date(ls.plannerLastSpawnAt), lastSpawnAt: date(ls.lastSpawnAt) },
+    budgeted: raw.budgeted,
     runs,
     merging: raw.merging,
     prompts: raw.prompts.map((p) => ({ ...p, retryAt: date(p.retryAt) })),

@@ -12,6 +12,8 @@ import { decide } from "@/lib/loop/decide";
 import { releaseTickLock, TICK_LOCK_MS } from "@/lib/loop/lock";
 import { loadTickSnapshot, lockAndLoad, tickSkipReason, type TickSnapshot } from "@/lib/loop/load";
 import { recordActivity } from "@/lib/activity/record";
+import { applyBudgetToLoop, pauseForBudget } from "@/lib/loop/budget";
+import { BudgetRefusal } from "@/lib/budgets/reserve";
 import { promptSnapshot } from "@/lib/loop/snapshot";
 import { syncPromptFiles } from "@/lib/prompts/sync";
 import { writeBackPromptStatuses } from "@/lib/prompts/write-back";
@@ -40,6 +42,7 @@ export async function runTick(projectId: string, now = () => new Date()): Promis
     ]);
     if (branch || imported > 0) snap = (await loadTickSnapshot(projectId))!;
     await writeBackPromptStatuses(snap.project, snap.prompts);
+    if (snap.budgeted) snap.loopState.mode = await applyBudgetToLoop(snap.project, snap.loopState, now());
     const decision = decide(toDecisionInput(snap), now());
     await applyDecision(snap, decision, now(), me);
     finished = true;
@@ -107,8 +110,11 @@ async function applyDecision(snap: TickSnapshot, decision: Decision, now: Date, 
       decision = { ...decision, message: "No executor agent profile configured: choose one in the project settings" };
     } else {
       const remote = settings.useRunners;
-      const claimed = await claimPromptForRun({ projectId: project.id, promptId: decision.promptId, profile, routing: settings.modelRouting, now, limits: spawnLimits(settings), remote });
-      if (claimed) {
+      const claimed = await claimPromptForRun({ projectId: project.id, promptId: decision.promptId, profile, routing: settings.modelRouting, now, limits: spawnLimits(settings), remote })
+        .catch(refusedByBudget(project));
+      if (typeof claimed === "string") {
+        decision = { ...decision, message: claimed };
+      } else if (claimed) {
         // A remote run waits in the pool; the wake-up answers a runner's held poll at once.
         if (remote) await wakeRunners(project.teamId);
         else await enqueueSpawn(claimed.run.id);
@@ -126,8 +132,10 @@ async function applyDecision(snap: TickSnapshot, decision: Decision, now: Date, 
           emergentLastPromptCount: decision.planner.lastPromptCount,
           plannerLastSpawnAt: decision.planner.lastSpawnAt,
         },
-      });
-    if (run) {
+      }).catch(refusedByBudget(project));
+    if (typeof run === "string") {
+      decision = { ...decision, message: run };
+    } else if (run) {
       await enqueueSpawn(run.id);
       await recordActivity(project, "taskAssigned", `Planner run ${run.id} queued`, { runId: run.id });
     }
@@ -161,3 +169,11 @@ async function applyDecision(snap: TickSnapshot, decision: Decision, now: Date, 
     [project.id, me, now, snapshot.hash, snapshot.counts.pending, decision.message, spawnCount],
   );
 }
+
+// A spent budget pauses the loop; one held by running runs only makes this spawn wait for
+// them. Either way the refusal becomes the loop's status.
+const refusedByBudget = (project: TickSnapshot["project"]) => async (err: unknown): Promise<string> => {
+  if (!(err instanceof BudgetRefusal)) throw err;
+  if (err.budgetSpent) await pauseForBudget(project, err.message);
+  return err.message;
+};

@@ -6,6 +6,10 @@ import type { RunOutcome } from "@/lib/runs/complete";
 import type { RunLogSink } from "@/lib/runs/log-sink";
 import { runVerifyCommand } from "@/lib/runs/verify";
 import { RunGuard, type RunLimits } from "@/lib/runs/guard";
+import { LedgerWriter, type LedgerRun } from "@/lib/budgets/ledger";
+import { raiseBudgetAlerts } from "@/lib/budgets/alerts";
+import { whenPostgresAnswers } from "@/lib/runs/backoff";
+import { getLogger } from "@/lib/log";
 
 /**
  * Runs the agent, then the project's verify command, both through `launch` (the sandbox).
@@ -13,6 +17,7 @@ import { RunGuard, type RunLimits } from "@/lib/runs/guard";
  */
 export async function runAgentAndVerify(input: {
   runId: string;
+  ledger: LedgerRun;
   profile: { completionSignal: string | null };
   settings: { maxRunDurationMs: number; verifyCommand: string | null };
   limits: RunLimits;
@@ -28,6 +33,11 @@ export async function runAgentAndVerify(input: {
   let sawSignal = !profile.completionSignal;
   const guard = new RunGuard(input.limits, input.context.model, (reason) => log.push(`[ringmaster] ${reason}`));
   const saveUsage = usageSaver(runId, guard);
+  // Spend goes to the ledger line by line as it arrives, so every worker sees it against the budgets.
+  const project = { id: input.ledger.projectId, teamId: input.ledger.teamId };
+  const ledger = new LedgerWriter(input.ledger, async () => void (await raiseBudgetAlerts(project)), (err) => {
+    getLogger("runs").warn({ runId, err: err.message }, "spend ledger write failed; retried with the next line");
+  });
   const exit = await runAgent({
     adapter: input.adapter,
     context: input.context,
@@ -42,12 +52,14 @@ export async function runAgentAndVerify(input: {
       if (profile.completionSignal && line.includes(profile.completionSignal)) sawSignal = true;
     },
     onEvent: (e) => {
-      guard.observe(e);
+      const lines = guard.observe(e);
+      if (lines.length) ledger.put(lines);
       if (e.type === "usage" || e.type === "result") saveUsage();
       if (e.type === "result") void db.run.update({ where: { id: runId }, data: { lastResultAt: new Date() } }).catch(() => {});
     },
   });
 
+  await whenPostgresAnswers(() => ledger.flush(), { runId, step: "ledger" });
   const used = guard.totals;
   const base = { exitCode: exit.exitCode, signal: exit.signal, summary: exit.result?.summary, costUsd: used?.costUsd, inputTokens: used?.inputTokens, outputTokens: used?.outputTokens };
   // A person decides whether a runaway is worth another try: no automatic retry.

@@ -1,6 +1,7 @@
 import { LIVE_RUN_STATUSES } from "@/lib/run-statuses";
 import { getDb, type Prisma, type RunKind } from "@/lib/db";
 import { changePromptStatus } from "@/lib/prompts/transitions";
+import { reserveForRun } from "@/lib/budgets/reserve";
 
 interface Profile { id: string; adapter: string; model: string | null; fallbackModel: string | null }
 
@@ -40,6 +41,7 @@ async function slotStillFree(tx: Prisma.TransactionClient, projectId: string, li
 /**
  * Claims a pending prompt and creates its run in one transaction. The claim is a
  * conditional update: a racing tick, worker process or retry gets null and does nothing.
+ * A budget that cannot take the run throws BudgetRefusal.
  */
 export async function claimPromptForRun(input: {
   projectId: string;
@@ -53,6 +55,7 @@ export async function claimPromptForRun(input: {
 }) {
   return getDb().$transaction(async (tx) => {
     if (!(await slotStillFree(tx, input.projectId, input.limits, input.now))) return null;
+    const reservedUsd = await reserveForRun(tx, input.projectId, input.profile.id, input.now);
     const claimed = await changePromptStatus(input.promptId, { from: "pending", to: "in_progress", where: { projectId: input.projectId } }, tx, input.now);
     if (!claimed) return null;
     const prompt = await tx.prompt.findUniqueOrThrow({ where: { id: input.promptId } });
@@ -67,6 +70,7 @@ export async function claimPromptForRun(input: {
         agentProfileId: input.profile.id,
         adapter: input.profile.adapter,
         model: chooseModel(input.profile, input.routing, prompt.domain, attempt),
+        reservedUsd,
       },
     });
     await tx.loopState.update({ where: { projectId: input.projectId }, data: { lastSpawnAt: input.now } });
@@ -78,8 +82,9 @@ export async function claimPromptForRun(input: {
 export async function createPromptlessRun(input: { projectId: string; kind: RunKind; profile: Profile; now: Date; loopState: Record<string, unknown>; limits: SpawnLimits }) {
   return getDb().$transaction(async (tx) => {
     if (!(await slotStillFree(tx, input.projectId, input.limits, input.now))) return null;
+    const reservedUsd = await reserveForRun(tx, input.projectId, input.profile.id, input.now);
     const run = await tx.run.create({
-      data: { projectId: input.projectId, kind: input.kind, agentProfileId: input.profile.id, adapter: input.profile.adapter, model: input.profile.model },
+      data: { projectId: input.projectId, kind: input.kind, agentProfileId: input.profile.id, adapter: input.profile.adapter, model: input.profile.model, reservedUsd },
     });
     await tx.loopState.update({ where: { projectId: input.projectId }, data: { lastSpawnAt: input.now, ...input.loopState } });
     return run;

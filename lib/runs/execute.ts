@@ -19,7 +19,7 @@ import { RunLogSink } from "@/lib/runs/log-sink";
 import { runAgentAndVerify } from "@/lib/runs/agent-step";
 import { prepareGithubClone } from "@/lib/github/repo";
 import { openRunSandbox, recordEgress } from "@/lib/runs/sandbox";
-import { refusal, runCeilings } from "@/lib/spend/ceilings";
+import { refusal, runCeilings, type Ceilings } from "@/lib/spend/ceilings";
 import { whenPostgresAnswers } from "@/lib/runs/backoff";
 import { leadPrompt } from "@/lib/threads/lead-run";
 import { advanceRoutes } from "@/lib/threads/routing";
@@ -91,7 +91,7 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
   const untilDb = <T>(step: string, work: () => Promise<T>) => whenPostgresAnswers(work, { runId: run.id, step, signal });
   const settings = project.settings!;
   if (!profile) throw new Error("the run has no agent profile");
-  const ceilings = runCeilings(profile, settings);
+  const { ceilings, costLimit } = budgetedCeilings(runCeilings(profile, settings), run.reservedUsd);
   const refused = refusal(ceilings, profile.adapter);
   if (refused) return { status: "failed", exitCode: null, signal: null, error: refused, failureLog: refused, retry: false };
   const repoPath = project.repoKind === "github" ? await prepareGithubClone(project, prompt?.branch) : project.repoPath;
@@ -125,8 +125,9 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
   let outcome: RunOutcome;
   try {
     outcome = await runAgentAndVerify({
-      runId: run.id, profile, settings, adapter,
-      limits: { ceilings, loops: { repeatLimit: settings.loopRepeatLimit, failureLimit: settings.loopFailureLimit } }, signal, log, env: childEnv, launch: sandbox.launch,
+      runId: run.id, profile, settings, adapter, signal, log, env: childEnv, launch: sandbox.launch,
+      ledger: { runId: run.id, teamId: project.teamId, projectId: project.id, agentProfileId: profile.id, queuedById: prompt?.createdById ?? null },
+      limits: { ceilings, costLimit, loops: { repeatLimit: settings.loopRepeatLimit, failureLimit: settings.loopFailureLimit } },
       context: { prompt: text, model: run.model ?? undefined, commandTemplate: profile.commandTemplate ?? undefined, worktree: wt.path, extraArgs: profile.extraArgs },
     });
   } finally {
@@ -140,6 +141,13 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
     ?? ((await commitsAhead(repoPath, branch, baseBranch)) > 0 ? await headSha(wt.path) : null);
   if (commitSha) await recordRunDiff(run.id, wt.path, wt.baseSha, commitSha);
   return { ...outcome, commitSha };
+}
+
+// A run admitted under a budget may spend what it reserved; when that is less than its own
+// cost ceiling, the reservation is the ceiling its meter stops at.
+function budgetedCeilings(ceilings: Ceilings, reservedUsd: number | null): { ceilings: Ceilings; costLimit?: string } {
+  if (reservedUsd === null || (ceilings.maxCostUsd !== null && ceilings.maxCostUsd <= reservedUsd)) return { ceilings };
+  return { ceilings: { ...ceilings, maxCostUsd: reservedUsd }, costLimit: "the budget left for this run" };
 }
 
 function plannerPrompt(planningKey: string): string {

@@ -1,9 +1,10 @@
 import type { AgentEvent } from "@/lib/agents/types";
 import type { Ceilings } from "@/lib/spend/ceilings";
 import { LoopDetector, type LoopLimits } from "@/lib/spend/loop-detector";
-import { RunMeter, type RunTotals } from "@/lib/spend/meter";
+import { RunMeter, type RunTotals, type UsageLine } from "@/lib/spend/meter";
 
-export type RunLimits = { ceilings: Ceilings; loops: LoopLimits };
+/** `costLimit` names the cost ceiling when it is the budget's share rather than the run limit. */
+export type RunLimits = { ceilings: Ceilings; loops: LoopLimits; costLimit?: string };
 
 /**
  * Watches one run's events against its ceilings and the loop detector; the first reason
@@ -16,7 +17,7 @@ export class RunGuard {
   stopReason: string | null = null;
 
   constructor(limits: RunLimits, model: string | undefined, private readonly onStop: (reason: string) => void) {
-    this.meter = new RunMeter(limits.ceilings, model);
+    this.meter = new RunMeter(limits.ceilings, model, limits.costLimit);
     this.loops = new LoopDetector(limits.loops);
   }
 
@@ -29,11 +30,14 @@ export class RunGuard {
     return this.meter.measured ? this.meter.totals : null;
   }
 
-  observe(event: AgentEvent): void {
+  /** Watches one event; returns the ledger lines it changed. */
+  observe(event: AgentEvent): UsageLine[] {
     const reason = this.meter.observe(event) ?? this.loops.observe(event);
-    if (!reason || this.stopReason) return;
-    this.stopReason = reason;
-    this.stop.abort(reason);
-    this.onStop(reason);
+    if (reason && !this.stopReason) {
+      this.stopReason = reason;
+      this.stop.abort(reason);
+      this.onStop(reason);
+    }
+    return this.meter.linesChangedBy(event);
   }
 }

@@ -6,6 +6,11 @@ export type RunTotals = { inputTokens: number; outputTokens: number; costUsd: nu
 
 type Call = { model?: string; input: number; output: number; cacheRead: number; cacheWrite: number };
 
+/** One line of a run's spend for the ledger: a model call by its message id, or "result" for what the CLI's own total adds. */
+export type UsageLine = { key: string; model: string | null; inputTokens: number; cachedTokens: number; outputTokens: number; costUsd: number };
+
+export const RESULT_LINE = "result";
+
 /**
  * Adds up a run's usage from its agent's events as they come and says when a ceiling is
  * passed. The CLI's own totals (its result) count too, whichever is higher: a CLI that
@@ -16,10 +21,12 @@ export class RunMeter {
   private readonly toolIds = new Set<string>();
   private toolCalls = 0;
   private reported = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
+  private hasReport = false;
   /** Whether the agent reported any usage at all (plain-text CLIs never do). */
   measured = false;
 
-  constructor(private readonly ceilings: Ceilings, private readonly model?: string) {}
+  /** `costLimit` names a cost ceiling that is not the run limit (the budget left for this run). */
+  constructor(private readonly ceilings: Ceilings, private readonly model?: string, private readonly costLimit = "the run limit") {}
 
   /** The reason to stop the run when this event passed a ceiling, else null. */
   observe(event: AgentEvent): string | null {
@@ -36,6 +43,7 @@ export class RunMeter {
       // Without a breakdown, every input token is priced as uncached: the dearest reading.
       const costUsd = event.costUsd ?? costOf(this.model, { inputTokens, outputTokens });
       this.reported = { inputTokens, outputTokens, costUsd };
+      this.hasReport = true;
       this.measured ||= event.inputTokens !== undefined || event.outputTokens !== undefined || event.costUsd !== undefined;
     } else {
       return null;
@@ -44,20 +52,50 @@ export class RunMeter {
   }
 
   get totals(): RunTotals {
+    const sum = this.callSum();
+    return {
+      inputTokens: Math.max(sum.input, this.reported.inputTokens),
+      outputTokens: Math.max(sum.output, this.reported.outputTokens),
+      costUsd: Math.max(sum.cost, this.reported.costUsd),
+      toolCalls: this.toolCalls,
+    };
+  }
+
+  /**
+   * The ledger lines this event changed. Together a run's lines add up to its totals: the
+   * result line holds only what the CLI's own total adds to the calls already counted.
+   */
+  linesChangedBy(event: AgentEvent): UsageLine[] {
+    const changed: UsageLine[] = [];
+    if (event.type === "usage") {
+      const c = this.calls.get(event.messageId)!;
+      changed.push({ key: event.messageId, model: c.model ?? this.model ?? null, inputTokens: c.input + c.cacheWrite, cachedTokens: c.cacheRead, outputTokens: c.output, costUsd: this.costOfCall(c) });
+    }
+    if ((event.type === "usage" || event.type === "result") && this.hasReport) {
+      const sum = this.callSum();
+      const r = this.reported;
+      changed.push({
+        key: RESULT_LINE, model: this.model ?? null, cachedTokens: 0,
+        inputTokens: Math.max(0, r.inputTokens - sum.input), outputTokens: Math.max(0, r.outputTokens - sum.output), costUsd: Math.max(0, r.costUsd - sum.cost),
+      });
+    }
+    return changed;
+  }
+
+  private costOfCall(c: Call): number {
+    return costOf(c.model ?? this.model, { inputTokens: c.input, outputTokens: c.output, cacheReadTokens: c.cacheRead, cacheWriteTokens: c.cacheWrite });
+  }
+
+  private callSum() {
     let input = 0;
     let output = 0;
     let cost = 0;
     for (const c of this.calls.values()) {
       input += c.input + c.cacheRead + c.cacheWrite;
       output += c.output;
-      cost += costOf(c.model ?? this.model, { inputTokens: c.input, outputTokens: c.output, cacheReadTokens: c.cacheRead, cacheWriteTokens: c.cacheWrite });
+      cost += this.costOfCall(c);
     }
-    return {
-      inputTokens: Math.max(input, this.reported.inputTokens),
-      outputTokens: Math.max(output, this.reported.outputTokens),
-      costUsd: Math.max(cost, this.reported.costUsd),
-      toolCalls: this.toolCalls,
-    };
+    return { input, output, cost };
   }
 
   private passed(): string | null {
@@ -68,7 +106,8 @@ export class RunMeter {
       if (limit !== null && used[name] > limit) {
         // "$0.01 passed the limit of $0.01" would read as a mistake: show more digits then.
         const digits = formatAmount(name, used[name]) === formatAmount(name, limit) ? 4 : 2;
-        return `stopped: ${CEILING_WORDS[name]} ${formatAmount(name, used[name], digits)} passed the run limit of ${formatAmount(name, limit, digits)}`;
+        const which = name === "maxCostUsd" ? this.costLimit : "the run limit";
+        return `stopped: ${CEILING_WORDS[name]} ${formatAmount(name, used[name], digits)} passed ${which} of ${formatAmount(name, limit, digits)}`;
       }
     }
     return null;
