@@ -132,6 +132,14 @@ describe("budgets", () => {
     expect(await getDb().activityEvent.count({ where: { projectId: project.id, type: "budgetAlert" } })).toBe(3);
   });
 
+  it("a budget of 0 refuses every run and pauses the loop, saying so", async () => {
+    const { project } = await budgetProject({ dailyBudgetUsd: 0, maxCostUsd: null });
+    await addPrompt(project.id, { number: 1, title: "Never", body: "print hi\n" });
+    await runTick(project.id);
+    expect(await getDb().run.count({ where: { projectId: project.id } })).toBe(0);
+    expect(await loopState(project.id)).toMatchObject({ mode: "paused", pauseReason: "budget: the project's daily budget of $0.00, which means runs are refused" });
+  });
+
   it("with 'stop runs', a run spends no more than the budget had left when it started", async () => {
     const { project } = await budgetProject({ dailyBudgetUsd: 0.1, maxCostUsd: null, budgetStopsRuns: true });
     await addPrompt(project.id, { number: 1, title: "Spendy", body: "usage 10000 0\nusage 10000 0\nusage 10000 0\nusage 10000 0\nsleep 30000\nprint still going\n" });

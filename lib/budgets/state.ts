@@ -22,8 +22,9 @@ export const budgetName = (b: Pick<BudgetState, "scope" | "period" | "limitUsd">
   `the ${b.scope === "team" ? "team's" : "project's"} ${PERIOD_WORDS[b.period]} budget of ${usd(b.limitUsd)}`;
 
 /** Why no new run may start under a spent budget: the loop's pause reason and a refused run's. */
-export const spentReason = (b: BudgetState) =>
-  `budget reached: ${budgetName(b)} is spent (${usd(b.spentUsd)}); new runs are refused until the period ends or an owner raises or overrides it`;
+export const spentReason = (b: BudgetState) => b.limitUsd === 0
+  ? `budget: ${budgetName(b)}, which means runs are refused`
+  : `budget reached: ${budgetName(b)} is spent (${usd(b.spentUsd)}); new runs are refused until the period ends or an owner raises or overrides it`;
 
 type Row = { scope: string; period: Period; limitUsd: number };
 

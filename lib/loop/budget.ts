@@ -1,10 +1,12 @@
+import { z } from "zod";
 import { getDb, type LoopMode } from "@/lib/db";
+import { requireRole, requireTeamScope, type Actor } from "@/lib/auth/actor";
 import { enqueueTick } from "@/lib/queues";
 import { ControlError } from "@/lib/errors";
 import type { AuditBy } from "@/lib/audit/record";
 import { recordChange } from "@/lib/activity/change";
 import { budgetStates, spentReason } from "@/lib/budgets/state";
-import { atLeast, periodStart, type Period } from "@/lib/budgets/periods";
+import { atLeast, PERIODS, periodStart, type Period } from "@/lib/budgets/periods";
 import { changeLoopMode } from "@/lib/loop/controls";
 
 type Project = { id: string; teamId: string };
@@ -18,6 +20,19 @@ export async function spentBudgetReason(project: Project, now: Date): Promise<st
 /** Pauses a running loop for a spent budget, saying why; running runs carry on (they hold reservations). */
 export async function pauseForBudget(project: Project, reason: string): Promise<void> {
   await changeLoopMode(project, "pause", { kind: "system" }, reason).catch(ignoreRace);
+}
+
+export const overrideInput = z.object({
+  scope: z.enum(["project", "team"], { error: "must be project or team" }),
+  period: z.enum(PERIODS, { error: "must be day or month" }),
+}).strict();
+
+/** The override an owner asks for through the API: checked, then applied. */
+export async function overrideBudgetAs(actor: Actor, project: Project, raw: unknown) {
+  requireRole(actor, "owner");
+  const input = overrideInput.parse(raw);
+  if (input.scope === "team") requireTeamScope(actor);
+  return overrideBudget(project, input.scope, input.period, actor);
 }
 
 /**

@@ -4,7 +4,7 @@ import { getDb } from "@/lib/db";
 import { SYSTEM, type AuditBy } from "@/lib/audit/record";
 import { commitChange } from "@/lib/activity/change";
 import { sandboxSettingsShape } from "@/lib/sandbox/settings-schema";
-import { ceilingShape, loopLimitShape } from "@/lib/spend/ceiling-input";
+import { budgetShape, ceilingShape, loopLimitShape } from "@/lib/spend/ceiling-input";
 
 const int = (min: number, max: number, unit = "") => wholeNumber(min, max, unit, "bounds");
 
@@ -37,7 +37,12 @@ export const settingsInput = z.object({
   ...sandboxSettingsShape,
   ...ceilingShape,
   ...loopLimitShape,
+  ...budgetShape,
+  budgetStopsRuns: z.boolean(),
 }).partial().strict();
+
+/** Only an owner sets what the team may spend. */
+export const OWNER_SETTINGS = ["dailyBudgetUsd", "monthlyBudgetUsd", "budgetStopsRuns"];
 
 export type SettingsInput = z.input<typeof settingsInput>;
 

@@ -27,3 +27,9 @@ export const loopLimitShape = {
   loopRepeatLimit: wholeNumber(2, 1000, "", "range"),
   loopFailureLimit: wholeNumber(2, 1000, "", "range"),
 };
+
+/** Budget fields in USD: empty means no budget, 0 means runs are refused. */
+export const budgetShape = {
+  dailyBudgetUsd: optional(dollars),
+  monthlyBudgetUsd: optional(dollars),
+};
