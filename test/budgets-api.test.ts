@@ -6,6 +6,7 @@ import { GET as getTeamBudget, PATCH as patchTeamBudget } from "@/app/api/team/b
 import { createTeamWithProject } from "./helpers/fixtures";
 import { apiToken, params, request } from "./helpers/api";
 
+const noParams = { params: Promise.resolve({}) };
 const settingsOf = (projectId: string) => getDb().projectSettings.findUniqueOrThrow({ where: { projectId } });
 
 describe("budget settings through the API", () => {
@@ -49,12 +50,12 @@ describe("budget settings through the API", () => {
     const { team } = await createTeamWithProject();
     const owner = await apiToken(team.id, "owner");
     const admin = await apiToken(team.id, "admin");
-    expect((await patchTeamBudget(request("PATCH", "/api/team/budget", admin, { dailyBudgetUsd: 3 }))).status).toBe(403);
-    const bad = await patchTeamBudget(request("PATCH", "/api/team/budget", owner, { dailyBudgetUsd: 3, monthlyBudgetUsd: "1e400" }));
+    expect((await patchTeamBudget(request("PATCH", "/api/team/budget", admin, { dailyBudgetUsd: 3 }), noParams)).status).toBe(403);
+    const bad = await patchTeamBudget(request("PATCH", "/api/team/budget", owner, { dailyBudgetUsd: 3, monthlyBudgetUsd: "1e400" }), noParams);
     expect(bad.status).toBe(400);
     expect((await bad.json()).error.field).toBe("monthlyBudgetUsd");
-    expect(await (await getTeamBudget(request("GET", "/api/team/budget", admin))).json()).toEqual({ budget: { dailyBudgetUsd: null, monthlyBudgetUsd: null } });
-    const ok = await patchTeamBudget(request("PATCH", "/api/team/budget", owner, { dailyBudgetUsd: 3, monthlyBudgetUsd: 50 }));
+    expect(await (await getTeamBudget(request("GET", "/api/team/budget", admin), noParams)).json()).toEqual({ budget: { dailyBudgetUsd: null, monthlyBudgetUsd: null } });
+    const ok = await patchTeamBudget(request("PATCH", "/api/team/budget", owner, { dailyBudgetUsd: 3, monthlyBudgetUsd: 50 }), noParams);
     expect(await ok.json()).toEqual({ budget: { dailyBudgetUsd: 3, monthlyBudgetUsd: 50 } });
     expect(await getDb().auditEvent.count({ where: { teamId: team.id, action: "budget.team" } })).toBe(1);
   });

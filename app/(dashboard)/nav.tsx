@@ -7,6 +7,7 @@ const links = [
   { href: "/threads", label: "Threads" },
   { href: "/runners", label: "Runners" },
   { href: "/approvals", label: "Approvals" },
+  { href: "/usage", label: "Usage" },
   { href: "/team", label: "Team" },
   { href: "/audit", label: "Audit" },
 ];

@@ -29,6 +29,10 @@ export function ProjectsList({ initial }: { initial: ProjectListJson[] }) {
             <span><strong>{p.done}</strong> done</span>
             <span className={p.failed ? "error" : undefined}><strong>{p.failed}</strong> failed</span>
           </div>
+          <p className="small" data-testid="spend-today">
+            today ${p.spentTodayUsd.toFixed(2)}{p.dailyBudgetUsd !== null && <> of ${p.dailyBudgetUsd.toFixed(2)} budget</>}
+          </p>
+          {p.pauseReason && <p className="small warn" data-testid="pause-reason">{p.pauseReason}</p>}
           <p className="muted small">last activity <Ago at={p.lastActivityAt} /></p>
         </Link>
       ))}

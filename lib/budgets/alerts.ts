@@ -1,7 +1,7 @@
 import { getDb } from "@/lib/db";
 import { enqueueTick } from "@/lib/queues";
 import { recordActivity } from "@/lib/activity/record";
-import { ALERT_THRESHOLDS, atLeast, usd } from "@/lib/budgets/periods";
+import { ALERT_THRESHOLDS, atLeast, periodStart, usd } from "@/lib/budgets/periods";
 import { budgetName, budgetStates, type BudgetState } from "@/lib/budgets/state";
 
 /** The thresholds a budget has reached, highest last. */
@@ -36,4 +36,27 @@ async function nudgeScope(project: { id: string; teamId: string }, scope: string
     ? (await getDb().project.findMany({ where: { teamId: project.teamId, archivedAt: null }, select: { id: true } })).map((p) => p.id)
     : [project.id];
   for (const id of ids) await enqueueTick(id, "budget reached");
+}
+
+export type CurrentAlert = { scope: string; scopeName: string; period: "day" | "month"; threshold: number };
+
+/** The highest alert each budget has reached in its current period, for the dashboard's banner. */
+export async function currentBudgetAlerts(teamId: string, now = new Date()): Promise<CurrentAlert[]> {
+  const db = getDb();
+  const events = await db.budgetEvent.findMany({
+    where: {
+      teamId, kind: { startsWith: "alert" },
+      OR: [{ period: "day", periodStart: periodStart("day", now) }, { period: "month", periodStart: periodStart("month", now) }],
+    },
+  });
+  const projects = await db.project.findMany({ where: { teamId, id: { in: events.map((e) => e.scope) } }, select: { id: true, name: true } });
+  const top = new Map<string, CurrentAlert>();
+  for (const e of events) {
+    const threshold = Number(e.kind.slice("alert".length));
+    const key = `${e.scope}/${e.period}`;
+    if ((top.get(key)?.threshold ?? 0) >= threshold) continue;
+    const scopeName = e.scope === "team" ? "The team" : (projects.find((p) => p.id === e.scope)?.name ?? "A project");
+    top.set(key, { scope: e.scope, scopeName, period: e.period as "day" | "month", threshold });
+  }
+  return [...top.values()].sort((a, b) => b.threshold - a.threshold);
 }

@@ -1,5 +1,6 @@
 import { LIVE_RUN_STATUSES } from "@/lib/run-statuses";
 import { getDb } from "@/lib/db";
+import { periodStart } from "@/lib/budgets/periods";
 
 /** Projects of a team with the counts the projects list shows. */
 export async function listProjectsWithStatus(teamId: string) {
@@ -10,10 +11,11 @@ export async function listProjectsWithStatus(teamId: string) {
     orderBy: { createdAt: "asc" },
   });
   const ids = projects.map((p) => p.id);
-  const [promptCounts, running, lastActivity] = await Promise.all([
+  const [promptCounts, running, lastActivity, spentToday] = await Promise.all([
     db.prompt.groupBy({ by: ["projectId", "status"], where: { projectId: { in: ids } }, _count: { _all: true } }),
     db.run.groupBy({ by: ["projectId"], where: { projectId: { in: ids }, status: { in: [...LIVE_RUN_STATUSES] } }, _count: { _all: true } }),
     db.activityEvent.groupBy({ by: ["projectId"], where: { projectId: { in: ids } }, _max: { createdAt: true } }),
+    db.spendEntry.groupBy({ by: ["projectId"], where: { projectId: { in: ids }, createdAt: { gte: periodStart("day", new Date()) } }, _sum: { costUsd: true } }),
   ]);
   return projects.map((p) => {
     const counts = Object.fromEntries(
@@ -34,6 +36,9 @@ export async function listProjectsWithStatus(teamId: string) {
       done: counts.done ?? 0,
       failed: counts.failed ?? 0,
       lastActivityAt: lastActivity.find((a) => a.projectId === p.id)?._max.createdAt ?? null,
+      spentTodayUsd: spentToday.find((s) => s.projectId === p.id)?._sum.costUsd ?? 0,
+      dailyBudgetUsd: p.settings?.dailyBudgetUsd ?? null,
+      pauseReason: p.loopState?.pauseReason ?? null,
     };
   });
 }

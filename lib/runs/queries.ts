@@ -1,4 +1,5 @@
 import { LIVE_RUN_STATUSES } from "@/lib/run-statuses";
+import { runCeilings } from "@/lib/spend/ceilings";
 import { getDb, type Prisma } from "@/lib/db";
 import { getRunDiff } from "@/lib/runs/diff";
 import { repoGitUrl } from "@/lib/github/repo";
@@ -26,11 +27,15 @@ export async function getRunDetail(runId: string) {
     where: { id: runId },
     include: {
       prompt: { select: { id: true, number: true, title: true } }, pullRequest: { select: { url: true, number: true, state: true } },
-      project: { select: { id: true, name: true, teamId: true, repoKind: true, githubOwner: true, githubRepo: true, githubConnectionId: true } },
+      project: { select: { id: true, name: true, teamId: true, repoKind: true, githubOwner: true, githubRepo: true, githubConnectionId: true, settings: true } }, agentProfile: true,
     },
   });
   if (!run) return null;
-  return { ...run, diff: await getRunDiff(run), links: githubLinks(run) };
+  const { agentProfile, project: { settings, ...project }, ...rest } = run;
+  // The limits this run is held to, shown beside what it has used.
+  const ceilings = agentProfile && settings ? runCeilings(agentProfile, settings) : null;
+  const cached = await getDb().spendEntry.aggregate({ where: { runId }, _sum: { cachedTokens: true } });
+  return { ...rest, project, diff: await getRunDiff(run), links: githubLinks(run), ceilings, cachedTokens: cached._sum.cachedTokens ?? 0 };
 }
 
 // Links to the work on GitHub, for a connected GitHub project only.

@@ -17,6 +17,7 @@ export const queryKeys = {
   prompt: (id: string) => ["prompt", id] as const,
   threads: () => ["threads"] as const,
   thread: (id: string) => ["thread", id] as const,
+  usage: (from: string, to: string) => ["usage", from, to] as const,
 };
 
 const LOOP = new Set(["started", "stopped", "paused", "resumed", "loopStatus", "branchChange", "projectChange", "agentsChange", "allDone"]);

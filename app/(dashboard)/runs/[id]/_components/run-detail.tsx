@@ -12,6 +12,7 @@ import { isLiveRunStatus, runBadge } from "@/lib/run-statuses";
 import { EgressFacts } from "./egress-facts";
 import { RunDiff } from "./run-diff";
 import { RunWork } from "./run-work";
+import { SpendFacts } from "./spend-facts";
 
 export function RunDetail({ runId, canOperate, canAdmin }: { runId: string; canOperate: boolean; canAdmin: boolean }) {
   const { data } = useRun(runId);
@@ -36,7 +37,7 @@ export function RunDetail({ runId, canOperate, canAdmin }: { runId: string; canO
         <div><dt>Agent</dt><dd>{data.adapter}{data.model ? ` · ${data.model}` : ""} · attempt {data.attempt}</dd></div>
         <div><dt>Time</dt><dd>{elapsed !== null ? formatDuration(elapsed) : "not started"}</dd></div>
         <div><dt>Exit</dt><dd>{data.exitCode ?? data.signal ?? "—"}</dd></div>
-        <div><dt>Cost</dt><dd>{data.costUsd !== null ? `$${data.costUsd.toFixed(4)}` : "—"}{data.inputTokens !== null && <> · {data.inputTokens}/{data.outputTokens} tokens</>}</dd></div>
+        <SpendFacts run={data} />
         <EgressFacts egress={data.egress} />
       </dl>
       <RunWork run={data} canAdmin={canAdmin} />
