@@ -36,6 +36,10 @@ describe("budget settings through the API", () => {
     const admin = await apiToken(team.id, "admin");
     const denied = await patchSettings(request("PATCH", `/api/projects/${project.id}/settings`, admin, { dailyBudgetUsd: 100 }), params(project.id));
     expect(denied.status).toBe(403);
+    expect((await denied.json()).error.message).toBe("requires the owner role to change dailyBudgetUsd");
+    // The settings form sends every field back: unchanged budgets do not stop an admin's save.
+    const same = await patchSettings(request("PATCH", `/api/projects/${project.id}/settings`, admin, { dailyBudgetUsd: "", budgetStopsRuns: false, maxParallel: 4 }), params(project.id));
+    expect(same.status).toBe(200);
     expect((await settingsOf(project.id)).dailyBudgetUsd).toBeNull();
     const ok = await patchSettings(request("PATCH", `/api/projects/${project.id}/settings`, owner, { dailyBudgetUsd: "0", monthlyBudgetUsd: "12.50", budgetStopsRuns: true }), params(project.id));
     expect(ok.status).toBe(200);
@@ -43,7 +47,7 @@ describe("budget settings through the API", () => {
     await patchSettings(request("PATCH", `/api/projects/${project.id}/settings`, owner, { dailyBudgetUsd: "" }), params(project.id));
     expect((await settingsOf(project.id)).dailyBudgetUsd).toBeNull();
     const audits = await getDb().auditEvent.count({ where: { teamId: team.id, action: "settings.updated" } });
-    expect(audits).toBe(2);
+    expect(audits).toBe(3);
   });
 
   it("sets the team's budgets for an owner only, with field errors for bad values", async () => {

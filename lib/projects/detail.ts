@@ -20,6 +20,7 @@ export async function getProjectDetail(projectId: string) {
     loop: {
       mode: ls?.mode ?? "stopped",
       lastStatus: ls?.lastStatus ?? null,
+      pauseReason: ls?.pauseReason ?? null,
       lastTickAt: ls?.lastTickAt ?? null,
       tickCount: ls?.tickCount ?? 0,
       lastSpawnAt: ls?.lastSpawnAt ?? null,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { wholeNumber } from "@/lib/validation/numbers";
 import { getDb } from "@/lib/db";
+import { AccessError } from "@/lib/auth/access";
 import { SYSTEM, type AuditBy } from "@/lib/audit/record";
 import { commitChange } from "@/lib/activity/change";
 import { sandboxSettingsShape } from "@/lib/sandbox/settings-schema";
@@ -42,7 +43,7 @@ export const settingsInput = z.object({
 }).partial().strict();
 
 /** Only an owner sets what the team may spend. */
-export const OWNER_SETTINGS = ["dailyBudgetUsd", "monthlyBudgetUsd", "budgetStopsRuns"];
+export const OWNER_SETTINGS = ["dailyBudgetUsd", "monthlyBudgetUsd", "budgetStopsRuns"] as const;
 
 export type SettingsInput = z.input<typeof settingsInput>;
 
@@ -51,10 +52,18 @@ export function getProjectSettings(projectId: string) {
   return getDb().projectSettings.findUniqueOrThrow({ where: { projectId } });
 }
 
-/** Validates and applies a settings change; the tick schedule follows the interval. */
-export async function updateSettings(project: { id: string; teamId: string }, raw: unknown, by: AuditBy = SYSTEM) {
+/**
+ * Validates and applies a settings change; the tick schedule follows the interval. Budgets
+ * change only with `mayChangeBudgets` (an owner); the same values sent back unchanged pass.
+ */
+export async function updateSettings(project: { id: string; teamId: string }, raw: unknown, by: AuditBy = SYSTEM, opts: { mayChangeBudgets: boolean } = { mayChangeBudgets: true }) {
   const input = settingsInput.parse(raw);
   const db = getDb();
+  if (!opts.mayChangeBudgets) {
+    const current = await db.projectSettings.findUniqueOrThrow({ where: { projectId: project.id } });
+    const touched = OWNER_SETTINGS.find((k) => k in input && input[k] !== current[k]);
+    if (touched) throw new AccessError(403, `requires the owner role to change ${touched}`);
+  }
   for (const key of ["executorProfileId", "plannerProfileId"] as const) {
     const id = input[key];
     if (id && !(await db.agentProfile.findFirst({ where: { id, teamId: project.teamId } }))) {

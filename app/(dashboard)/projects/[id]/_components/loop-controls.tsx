@@ -15,6 +15,8 @@ const typing = (el: EventTarget | null) =>
 export function LoopControls({ projectId, canOperate }: { projectId: string; canOperate: boolean }) {
   const { data: project } = useProject(projectId);
   const act = useApiMutation((body: LoopBody) => api(`/api/projects/${projectId}/loop`, { method: "POST", body }), { invalidate: [queryKeys.project(projectId)] });
+  const override = useApiMutation((period: "day" | "month") => api(`/api/projects/${projectId}/budget-override`, { method: "POST", body: { scope: "project", period } }),
+    { invalidate: [queryKeys.project(projectId)] });
   const mode = project?.loop.mode ?? "stopped";
   const parallel = project?.settings?.parallelEnabled ?? true;
 
@@ -50,6 +52,15 @@ export function LoopControls({ projectId, canOperate }: { projectId: string; can
         <button type="button" className="secondary" disabled={busy} onClick={() => act.mutate({ action: "tick" })}>Force tick</button>
       </div>
       <p className="status-line" data-testid="loop-status">{project.loop.lastStatus ?? "No tick yet"}</p>
+      {mode === "paused" && project.loop.pauseReason && (
+        <div className="row wrap">
+          <p className="warn small" data-testid="pause-reason">Paused: {project.loop.pauseReason}</p>
+          {/* Owners only; the server says so to anyone else. Raising the budget is in the settings. */}
+          <button type="button" className="secondary" disabled={busy || override.isPending} onClick={() => override.mutate("day")}>Override today&apos;s budget</button>
+          <button type="button" className="secondary" disabled={busy || override.isPending} onClick={() => override.mutate("month")}>Override this month&apos;s</button>
+        </div>
+      )}
+      {override.error && <p className="error" role="alert">{override.error.message}</p>}
       <p className="muted small">
         Branch {project.activeBranch ?? project.baseBranch} · planning key {project.planningKey} · tick #{project.loop.tickCount}
         {backoff > 0 && <> · planner backoff: {backoff} unproductive spawn{backoff === 1 ? "" : "s"}</>}

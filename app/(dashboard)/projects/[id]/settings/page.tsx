@@ -35,7 +35,8 @@ export default async function SettingsPage({ params }: { params: Promise<{ id: s
       )}
       <h2>Loop and agents</h2>
       <SandboxNotice unsandboxed={settings.unsandboxed} always />
-      <SettingsForm projectId={id} initial={settings} profiles={profiles} presets={presets} readOnly={!roleAtLeast(viewer.role, "admin")} />
+      <SettingsForm projectId={id} initial={settings} profiles={profiles} presets={presets} readOnly={!roleAtLeast(viewer.role, "admin")}
+        budgetsReadOnly={!roleAtLeast(viewer.role, "owner")} />
       <p className="muted small">Spawn rate limit (all projects): {env.SPAWN_RATE_MAX} agent starts per {env.SPAWN_RATE_DURATION_MS / 1000} s,
         set by the operator with SPAWN_RATE_MAX and SPAWN_RATE_DURATION_MS (BullMQ&apos;s limiter is global to the spawn queue).</p>
       <h2>Disk</h2>

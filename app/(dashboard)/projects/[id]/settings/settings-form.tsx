@@ -5,6 +5,7 @@ import { useState } from "react";
 import { api } from "@/app/(dashboard)/_ui/api";
 import { Field } from "@/app/(dashboard)/_ui/field";
 import { CeilingFields } from "@/app/(dashboard)/_ui/ceiling-fields";
+import { BudgetFields } from "@/app/(dashboard)/_ui/budget-fields";
 import { useApiMutation } from "@/app/(dashboard)/_data/use-api-mutation";
 import { queryKeys } from "@/app/(dashboard)/_data/query-keys";
 import { NetworkFields, type Preset } from "./network-fields";
@@ -34,7 +35,9 @@ const boolFields: Array<[string, string]> = [
   ["useRunners", "Run executors on remote runners (they pull work over HTTP)"],
 ];
 
-export function SettingsForm({ projectId, initial, profiles, presets, readOnly }: { projectId: string; initial: Values; profiles: Profile[]; presets: Preset[]; readOnly: boolean }) {
+export function SettingsForm({ projectId, initial, profiles, presets, readOnly, budgetsReadOnly }: {
+  projectId: string; initial: Values; profiles: Profile[]; presets: Preset[]; readOnly: boolean; budgetsReadOnly: boolean;
+}) {
   const [values, setValues] = useState<Values>({
     ...initial, modelRouting: JSON.stringify(initial.modelRouting ?? {}, null, 2), egressRules: ((initial.egressRules as string[]) ?? []).join("\n"),
   });
@@ -99,6 +102,7 @@ export function SettingsForm({ projectId, initial, profiles, presets, readOnly }
         </div>
         <CeilingFields values={values} set={set} error={errorFor} emptyMeans="the agent profile's ceiling"
           adapters={[...new Set(profiles.filter((p) => p.id === values.executorProfileId || p.id === values.plannerProfileId).map((p) => p.adapter))]} />
+        <BudgetFields values={values} set={set} error={errorFor} readOnly={budgetsReadOnly} />
         <Field label="Model routing by domain (JSON)" hint='seed 002: {"frontend": "model-a", "backend": "model-b"}' error={errorFor("modelRouting")}>
           <textarea name="modelRouting" rows={4} value={String(values.modelRouting)} onChange={(e) => set("modelRouting", e.target.value)} />
         </Field>
