@@ -26,6 +26,8 @@ import { POST as postProfile } from "@/app/api/agent-profiles/route";
 import { PATCH as patchProfile } from "@/app/api/agent-profiles/[id]/route";
 import { DELETE as disconnectGithub } from "@/app/api/projects/[id]/github/route";
 import { POST as setCredential } from "@/app/api/team/credentials/route";
+import { POST as budgetOverride } from "@/app/api/projects/[id]/budget-override/route";
+import { PATCH as patchTeamBudget } from "@/app/api/team/budget/route";
 import { DELETE as deleteCredential } from "@/app/api/team/credentials/[name]/route";
 import { POST as postThread } from "@/app/api/threads/route";
 import { POST as postTurn } from "@/app/api/threads/[id]/turns/route";
@@ -95,6 +97,24 @@ const endpoints: Endpoint[] = [
     setup: async (f) => f.project.id,
     call: (id, t) => patchSettings(request("PATCH", `/api/projects/${id}/settings`, t, { maxAttempts: 1 + (seq++ % 9) }), params(id)),
     state: async (id) => (await getDb().projectSettings.findUniqueOrThrow({ where: { projectId: id } })).maxAttempts,
+  },
+  {
+    name: "PATCH /api/projects/:id/settings (budget)", min: "owner",
+    setup: async (f) => f.project.id,
+    call: (id, t) => patchSettings(request("PATCH", `/api/projects/${id}/settings`, t, { dailyBudgetUsd: 1 + (seq++ % 9) }), params(id)),
+    state: async (id) => (await getDb().projectSettings.findUniqueOrThrow({ where: { projectId: id } })).dailyBudgetUsd,
+  },
+  {
+    name: "POST /api/projects/:id/budget-override", min: "owner",
+    setup: async (f) => f.project.id,
+    call: (id, t) => budgetOverride(request("POST", `/api/projects/${id}/budget-override`, t, { scope: "project", period: "day" }), params(id)),
+    state: async (id) => getDb().budgetEvent.count({ where: { scope: id, kind: "override" } }),
+  },
+  {
+    name: "PATCH /api/team/budget", min: "owner", teamWide: true,
+    setup: async (f) => f.team.id,
+    call: (_id, t) => patchTeamBudget(request("PATCH", "/api/team/budget", t, { dailyBudgetUsd: 1 + (seq++ % 9) }), noParams),
+    state: async (teamId) => (await getDb().team.findUniqueOrThrow({ where: { id: teamId } })).dailyBudgetUsd,
   },
   {
     name: "POST /api/projects/:id/prompts/import", min: "operator",
