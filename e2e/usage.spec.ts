@@ -59,7 +59,7 @@ test("a run's tokens and cost rise live beside its ceilings; the Usage page char
   await expect(page.getByTestId("usage-by-project")).toContainText("Spend e2e");
   await expect(page.getByTestId("usage-by-project").getByRole("row").filter({ hasText: "Spend e2e" })).toContainText("$0.45");
   await expect(page.getByTestId("usage-by-model")).toContainText("claude-sonnet-4-5");
-  await expect(page.getByTestId("usage-by-person")).toContainText("demo@ringmaster.local");
+  await expect(page.getByTestId("usage-by-person")).toContainText("Demo Owner");
   await expect(page.getByTestId("usage-top-runs").getByRole("link", { name: /Metered work/ })).toBeVisible();
   await screenshots(page, "usage");
 
@@ -67,7 +67,7 @@ test("a run's tokens and cost rise live beside its ceilings; the Usage page char
   const href = await page.getByTestId("usage-csv").getAttribute("href");
   const csv = await call(page, "GET", href!);
   expect(csv.text.split("\n")[0]).toBe("day,project,profile,model,person,inputTokens,cachedTokens,outputTokens,costUsd");
-  expect(csv.text).toMatch(/Spend e2e,sonnet-\d+,claude-sonnet-4-5,demo@ringmaster.local,120000,0,6000,0\.450000/);
+  expect(csv.text).toMatch(/Spend e2e,sonnet-\d+,claude-sonnet-4-5,Demo Owner,120000,0,6000,0\.450000/);
   const bad = await call(page, "GET", "/api/usage?from=2026-11-30&to=2026-11-01");
   expect(bad.status).toBe(400);
   expect(JSON.parse(bad.text).error.field).toBe("to");

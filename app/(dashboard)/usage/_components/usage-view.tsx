@@ -23,12 +23,12 @@ function splitBy(rows: UsageRow[], key: (r: UsageRow) => string): Split[] {
   return [...groups.values()].sort((a, b) => b.costUsd - a.costUsd);
 }
 
-function SplitTable({ title, rows, testId }: { title: string; rows: Split[]; testId: string }) {
+function SplitTable({ title, column, rows, testId }: { title: string; column: string; rows: Split[]; testId: string }) {
   return (
     <section className="panel table-wrap">
       <h2>{title}</h2>
       <table className="table" data-testid={testId}>
-        <thead><tr><th scope="col">{title.replace("By ", "")}</th><th scope="col">Tokens in</th><th scope="col">Cached</th><th scope="col">Out</th><th scope="col">Cost</th></tr></thead>
+        <thead><tr><th scope="col">{column}</th><th scope="col">Tokens in</th><th scope="col">Cached</th><th scope="col">Out</th><th scope="col">Cost</th></tr></thead>
         <tbody>
           {rows.map((r) => (
             <tr key={r.label}><td>{r.label}</td><td>{n(r.inputTokens)}</td><td>{n(r.cachedTokens)}</td><td>{n(r.outputTokens)}</td><td>{usd(r.costUsd)}</td></tr>
@@ -67,9 +67,9 @@ export function UsageView({ today }: { today: string }) {
           {n(total?.inputTokens ?? 0)} tokens in, {n(total?.cachedTokens ?? 0)} cached, {n(total?.outputTokens ?? 0)} out</p>
         <SpendChart rows={rows} from={period.from} to={period.to} />
       </section>
-      <SplitTable title="By project" testId="usage-by-project" rows={splitBy(rows, (r) => r.project)} />
-      <SplitTable title="By profile and model" testId="usage-by-model" rows={splitBy(rows, (r) => `${r.profile ?? "no profile"} · ${r.model ?? "default model"}`)} />
-      <SplitTable title="By person who queued the work" testId="usage-by-person" rows={splitBy(rows, (r) => r.person ?? "no person (planner, prompt files, reviews)")} />
+      <SplitTable title="By project" column="Project" testId="usage-by-project" rows={splitBy(rows, (r) => r.project)} />
+      <SplitTable title="By profile and model" column="Profile · model" testId="usage-by-model" rows={splitBy(rows, (r) => `${r.profile ?? "no profile"} · ${r.model ?? "default model"}`)} />
+      <SplitTable title="By person who queued the work" column="Person" testId="usage-by-person" rows={splitBy(rows, (r) => r.person ?? "no person (planner, prompt files, reviews)")} />
       <section className="panel table-wrap">
         <h2>Most expensive runs</h2>
         <table className="table" data-testid="usage-top-runs">
