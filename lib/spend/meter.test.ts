@@ -12,6 +12,23 @@ const usage = (messageId: string, inputTokens: number, outputTokens: number, mod
 const tool = (id: string): AgentEvent => ({ type: "tool_use", id, name: "Bash", input: { command: id } });
 
 describe("RunMeter", () => {
+  it("gives the ledger one line per call, updated in place, and a result line with only what the CLI's total adds", () => {
+    const meter = new RunMeter(none, "claude-sonnet-4-5");
+    const see = (e: AgentEvent) => (meter.observe(e), meter.linesChangedBy(e));
+    expect(see(usage("m1", 1000, 10))).toEqual([{ key: "m1", model: "claude-sonnet-4-5", inputTokens: 1000, cachedTokens: 0, outputTokens: 10, costUsd: 0.00315 }]);
+    expect(see(usage("m1", 1000, 400))).toEqual([{ key: "m1", model: "claude-sonnet-4-5", inputTokens: 1000, cachedTokens: 0, outputTokens: 400, costUsd: 0.009 }]);
+    expect(see(tool("t1"))).toEqual([]);
+    const result: AgentEvent = { type: "result", summary: "", inputTokens: 3000, outputTokens: 400, costUsd: 0.05 };
+    expect(see(result)).toEqual([{ key: "result", model: "claude-sonnet-4-5", inputTokens: 2000, cachedTokens: 0, outputTokens: 0, costUsd: 0.041 }]);
+    // The lines add up to the run's totals.
+    expect(meter.totals).toMatchObject({ inputTokens: 3000, outputTokens: 400, costUsd: 0.05 });
+  });
+
+  it("names the budget when the cost limit is the budget's share", () => {
+    const meter = new RunMeter({ ...none, maxCostUsd: 0.1 }, "claude-sonnet-4-5", "the budget left for this run");
+    expect(meter.observe(usage("m1", 40_000, 0))).toBe("stopped: cost $0.12 passed the budget left for this run of $0.10");
+  });
+
   it("stops on the event that passes the cost ceiling, naming both amounts", () => {
     const meter = new RunMeter({ ...none, maxCostUsd: 5 });
     expect(meter.observe(usage("m1", 1_000_000, 100_000))).toBeNull();
