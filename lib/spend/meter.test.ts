@@ -18,7 +18,7 @@ describe("RunMeter", () => {
     expect(see(usage("m1", 1000, 10))).toEqual([{ key: "m1", model: "claude-sonnet-4-5", inputTokens: 1000, cachedTokens: 0, outputTokens: 10, costUsd: 0.00315 }]);
     expect(see(usage("m1", 1000, 400))).toEqual([{ key: "m1", model: "claude-sonnet-4-5", inputTokens: 1000, cachedTokens: 0, outputTokens: 400, costUsd: 0.009 }]);
     expect(see(tool("t1"))).toEqual([]);
-    const result: AgentEvent = { type: "result", summary: "", inputTokens: 3000, outputTokens: 400, costUsd: 0.05 };
+    const result: AgentEvent = { type: "result", ok: true, inputTokens: 3000, outputTokens: 400, costUsd: 0.05 };
     expect(see(result)).toEqual([{ key: "result", model: "claude-sonnet-4-5", inputTokens: 2000, cachedTokens: 0, outputTokens: 0, costUsd: 0.041 }]);
     // The lines add up to the run's totals.
     expect(meter.totals).toMatchObject({ inputTokens: 3000, outputTokens: 400, costUsd: 0.05 });
