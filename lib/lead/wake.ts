@@ -1,4 +1,5 @@
 import { getDb, Prisma } from "@/lib/db";
+import { BudgetRefusal, reserveForRun } from "@/lib/budgets/reserve";
 import { getLogger } from "@/lib/log";
 import { announce } from "@/lib/events/publish";
 import { enqueueSpawn } from "@/lib/queues";
@@ -51,9 +52,15 @@ export async function wakeThread(threadId: string, reason: WakeReason, now = new
     // The lead thinks rather than codes: the planner's profile, else the executor's.
     const profile = project.settings?.plannerProfile ?? project.settings?.executorProfile;
     if (!profile) return null;
+    // A budget that cannot take the run leaves the turn unread: the next wake-up tries again.
+    const reservedUsd = await reserveForRun(tx, thread.projectId, profile.id, now).catch((err) => {
+      if (err instanceof BudgetRefusal) return "refused" as const;
+      throw err;
+    });
+    if (reservedUsd === "refused") return null;
     const last = await tx.turn.aggregate({ where: { threadId }, _max: { seq: true } });
     const run = await tx.run.create({
-      data: { projectId: thread.projectId, kind: "lead", threadId, threadSeq: last._max.seq ?? 0, agentProfileId: profile.id, adapter: profile.adapter, model: profile.model, queuedAt: now },
+      data: { projectId: thread.projectId, kind: "lead", threadId, threadSeq: last._max.seq ?? 0, agentProfileId: profile.id, adapter: profile.adapter, model: profile.model, queuedAt: now, reservedUsd },
     });
     await tx.thread.update({ where: { id: threadId }, data: { lastProcessedAt: now, ...(reason === "idle" ? { idleRunAt: now } : {}) } });
     return { run, teamId: project.teamId };
