@@ -14,6 +14,10 @@ export function chooseModel(profile: Profile, routing: unknown, domain: string |
   return profile.model;
 }
 
+// Claims of a project queue on its loop state's row lock, and claims under a budget on their
+// team's: on a loaded machine the last of a burst waits well past Prisma's 5 s default.
+const CLAIM_TRANSACTION = { maxWait: 30_000, timeout: 30_000 };
+
 export interface SpawnLimits {
   maxExecutors: number;
   cooldownMs: number;
@@ -75,7 +79,7 @@ export async function claimPromptForRun(input: {
     });
     await tx.loopState.update({ where: { projectId: input.projectId }, data: { lastSpawnAt: input.now } });
     return { run, prompt };
-  });
+  }, CLAIM_TRANSACTION);
 }
 
 /** A run without a prompt (the planner). */
@@ -88,5 +92,5 @@ export async function createPromptlessRun(input: { projectId: string; kind: RunK
     });
     await tx.loopState.update({ where: { projectId: input.projectId }, data: { lastSpawnAt: input.now, ...input.loopState } });
     return run;
-  });
+  }, CLAIM_TRANSACTION);
 }
