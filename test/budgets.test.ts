@@ -124,7 +124,9 @@ describe("budgets", () => {
     expect(await overrideBudget(project, "project", "day", { kind: "user", id: user.id })).toEqual({ created: false });
     await drive(project.id, async () => (await getDb().prompt.count({ where: { projectId: project.id, status: "pending" } })) === 0);
     expect(await getDb().prompt.count({ where: { projectId: project.id, status: "done" } })).toBe(16);
-    expect((await loopState(project.id)).mode).toBe("running");
+    // The override resumed the loop; with every prompt done the autopilot then stops itself (seed 003).
+    await runTick(project.id);
+    expect(await loopState(project.id)).toMatchObject({ mode: "stopped", pauseReason: null });
     const audits = await getDb().auditEvent.findMany({ where: { teamId: project.teamId, action: "budget.override" } });
     expect(audits).toHaveLength(1);
     expect(audits[0]).toMatchObject({ actorType: "user", actorId: user.id, targetType: "project", targetId: project.id });
