@@ -19,7 +19,7 @@ test("an owner invites a viewer, who joins and can read but not run the loop or 
   await page.locator("select[name=role]").selectOption("viewer");
   await page.getByLabel("Expires after (hours)").fill("0");
   await page.getByRole("button", { name: "Create invitation link" }).click();
-  await expect(page.locator(".field.invalid")).toContainText("expiresInHours must be from 1 to 720 hours");
+  await expect(page.locator(".field.invalid")).toContainText("Expires after (hours) must be a whole number from 1 to 720 hours");
   // What was typed stays after a field's error; a created invitation clears the form.
   await expect(page.locator("select[name=role]")).toHaveValue("viewer");
   await expect(page.getByLabel("Expires after (hours)")).toHaveValue("0");
@@ -105,7 +105,7 @@ test("an admin creates an API token, shown once, that works until revoked", asyn
   await page.getByLabel("Role").selectOption("viewer");
   await page.getByLabel("Expires after (days)").fill("30");
   await page.getByRole("button", { name: "Create token" }).click();
-  await expect(page.locator(".field.invalid")).toContainText("name is required");
+  await expect(page.locator(".field.invalid")).toContainText("Name is required");
   await expect(page.getByLabel("Role")).toHaveValue("viewer");
   await expect(page.getByLabel("Expires after (days)")).toHaveValue("30");
   await page.getByLabel("Name").fill("CI runner");

@@ -79,12 +79,12 @@ test("create a project, queue dependent prompts, run them live, keyboard toggles
   // An invalid setting shows its error next to the field and changes nothing.
   await page.getByRole("link", { name: "Live e2e" }).click();
   await page.getByRole("link", { name: "Settings" }).click();
-  await page.getByLabel("Max parallel executors").fill("0");
+  await page.getByLabel("Parallel agents", { exact: false }).fill("0");
   await page.getByRole("button", { name: "Save settings" }).click();
-  await expect(page.locator(".field.invalid")).toContainText("maxParallel must be at least 1");
-  await expect(page.getByLabel("Max parallel executors")).toHaveValue("0");
+  await expect(page.locator(".field.invalid")).toContainText("Parallel agents must be a whole number ≥ 1");
+  await expect(page.getByLabel("Parallel agents", { exact: false })).toHaveValue("0");
   await screenshots(page, "settings-error");
-  await page.getByLabel("Max parallel executors").fill("2");
+  await page.getByLabel("Parallel agents", { exact: false }).fill("2");
   await page.getByRole("button", { name: "Save settings" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Saved" })).toBeVisible();
 
@@ -96,7 +96,7 @@ test("create a project, queue dependent prompts, run them live, keyboard toggles
   await form.getByLabel(/^Name/).fill("Custom CLI");
   await form.getByLabel(/^Adapter/).selectOption("shell");
   await form.getByRole("button", { name: "Create profile" }).click();
-  await expect(form.locator(".field.invalid")).toContainText("commandTemplate is required for the shell adapter");
+  await expect(form.locator(".field.invalid")).toContainText("Command template is required for the shell adapter");
   await expect(form.getByLabel(/^Name/)).toHaveValue("Custom CLI");
   await expect(form.getByLabel(/^Adapter/)).toHaveValue("shell");
   await form.getByRole("textbox", { name: /^Command template/ }).fill("my-agent --task {prompt}");

@@ -26,7 +26,7 @@ test("agent network settings: presets and own rules with a field error per line;
   await page.getByLabel("GitHub").check();
   await page.getByLabel("Allowed hosts, one per line").fill("*.internal.example.com\nnot a host at all\nGET,HEAD mirror.example.org");
   await page.getByRole("button", { name: "Save settings" }).click();
-  await expect(page.locator(".field.invalid")).toContainText("line 2: must be `host` or `METHODS host`");
+  await expect(page.locator(".field.invalid")).toContainText("Allowed hosts, line 2 must be `host` or `METHODS host`");
   await page.getByLabel("Allowed hosts, one per line").fill("*.internal.example.com\nGET,HEAD mirror.example.org");
   await page.getByRole("button", { name: "Save settings" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Saved" })).toBeVisible();

@@ -1,3 +1,5 @@
+import { fieldLabel } from "@/lib/validation/labels";
+
 /**
  * The one error family: what went wrong as an HTTP status, a stable code and a message for
  * the caller, and the input at fault. Route handlers map this class alone. A status of 500
@@ -15,6 +17,6 @@ export const INTERNAL = "internal";
 /** A request that conflicts with the current state (409) or names an impossible value (400). */
 export class ControlError extends DomainError {
   constructor(field: string, message: string, status: 400 | 409 = 409) {
-    super(status, status === 400 ? "invalid" : "conflict", `${field} ${message}`, field);
+    super(status, status === 400 ? "invalid" : "conflict", `${fieldLabel([field])} ${message}`, field);
   }
 }

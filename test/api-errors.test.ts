@@ -16,8 +16,8 @@ describe("the route handler maps the one error family", () => {
   it.each([
     [new AccessError(404, "run not found"), 404, { code: "not_found", message: "run not found" }],
     [new AccessError(403, "requires the admin role"), 403, { code: "forbidden", message: "requires the admin role" }],
-    [new ControlError("branch", "is not a valid branch name", 400), 400, { code: "invalid", message: "branch is not a valid branch name", field: "branch" }],
-    [new ControlError("action", "cannot pause a loop that is stopped"), 409, { code: "conflict", message: "action cannot pause a loop that is stopped", field: "action" }],
+    [new ControlError("branch", "is not a valid branch name", 400), 400, { code: "invalid", message: "Branch is not a valid branch name", field: "branch" }],
+    [new ControlError("action", "cannot pause a loop that is stopped"), 409, { code: "conflict", message: "Action cannot pause a loop that is stopped", field: "action" }],
     [new PromptStateError("P1 is done"), 409, { code: "conflict", message: "P1 is done" }],
     [new NotConnectedError("acme/app has no GitHub connection: connect it in the project settings"), 409,
       { code: "not_connected", message: "acme/app has no GitHub connection: connect it in the project settings" }],

@@ -49,7 +49,7 @@ describe("approval policy for prompts", () => {
     const policies = await (await listPolicies(request("GET", "/api/approvals/policy", admin), noParams)).json();
     expect(policies.policies).toEqual([{ projectId: project.id, name: project.name, approvalPolicy: "all", approveMerges: false, approveFixPastCap: true }]);
     const bad = await policy(project.id, admin, { approvalPolicy: "sometimes" });
-    expect((await bad.json()).error).toMatchObject({ field: "approvalPolicy", message: "approvalPolicy must be none, planner or all" });
+    expect((await bad.json()).error).toMatchObject({ field: "approvalPolicy", message: "Approval policy must be none, planner or all" });
   });
 
   it("a waiting prompt does not run; approving it lets the loop pick it up at once", async () => {

@@ -61,7 +61,7 @@ describe("audit log", () => {
     expect(page2.events.map((e: { action: string }) => e.action)).toEqual(["loop.start", "project.created"]);
     expect(page2.next).toBeNull();
     const bad = await audit(owner, "?before=abc");
-    expect((await bad.json()).error).toMatchObject({ field: "before", message: "before must be an event id" });
+    expect((await bad.json()).error).toMatchObject({ field: "before", message: "Page cursor must be an event id" });
     expect(await getDb().auditEvent.count({ where: { teamId: team.id } })).toBe(4);
   });
 });

@@ -116,7 +116,7 @@ describe("invitations", () => {
     const { team } = await createTeamWithProject({ loopEnabled: false });
     const admin = await apiToken(team.id, "admin");
     expect((await invite(admin, { role: "emperor" })).body.error).toMatchObject({ field: "role" });
-    expect((await invite(admin, { role: "viewer", expiresInHours: 0 })).body.error).toMatchObject({ field: "expiresInHours", message: "expiresInHours must be from 1 to 720 hours" });
+    expect((await invite(admin, { role: "viewer", expiresInHours: 0 })).body.error).toMatchObject({ field: "expiresInHours", message: "Expires after (hours) must be a whole number from 1 to 720 hours" });
     expect((await invite(admin, { role: "viewer", email: "not-an-email" })).body.error).toMatchObject({ field: "email" });
     const owner = await invite(admin, { role: "owner" });
     expect(owner.status).toBe(403);
@@ -134,7 +134,7 @@ describe("members", () => {
     const ownerMembership = await getDb().membership.findFirstOrThrow({ where: { teamId: team.id, userId: user.id } });
     const demote = await patchMember(request("PATCH", `/api/team/members/${ownerMembership.id}`, ownerTok, { role: "admin" }), params(ownerMembership.id));
     expect(demote.status).toBe(409);
-    expect((await demote.json()).error).toMatchObject({ field: "role", message: "role the team needs at least one owner" });
+    expect((await demote.json()).error).toMatchObject({ field: "role", message: "Role the team needs at least one owner" });
     const byAdmin = await deleteMember(request("DELETE", `/api/team/members/${ownerMembership.id}`, adminTok), params(ownerMembership.id));
     expect(byAdmin.status).toBe(403);
     expect((await getDb().membership.findUniqueOrThrow({ where: { id: ownerMembership.id } })).role).toBe("owner");

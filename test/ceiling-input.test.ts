@@ -16,17 +16,17 @@ beforeAll(async () => {
 });
 
 const BAD: Array<[string, unknown, string]> = [
-  ["maxTokens", -1, "must be from 0 to 1000000000000 tokens"],
-  ["maxTokens", 1e12 + 1, "must be from 0 to 1000000000000 tokens"],
-  ["maxTokens", "1e400", "must be a number"],
-  ["maxTokens", "NaN", "must be a number"],
-  ["maxTokens", 2.5, "must be a whole number"],
+  ["maxTokens", -1, "must be a whole number from 0 to 1000000000000 tokens"],
+  ["maxTokens", 1e12 + 1, "must be a whole number from 0 to 1000000000000 tokens"],
+  ["maxTokens", "1e400", "must be a whole number from 0"],
+  ["maxTokens", "NaN", "must be a whole number from 0"],
+  ["maxTokens", 2.5, "Max tokens per run must be a whole number"],
   ["maxCostUsd", -0.01, "must be from 0 to 1000000 USD"],
   ["maxCostUsd", "1e400", "must be a number"],
   ["maxCostUsd", "five", "must be a number"],
   ["maxCostUsd", true, "must be a number"],
-  ["maxToolCalls", -3, "must be from 0 to 1000000"],
-  ["maxToolCalls", "Infinity", "must be a number"],
+  ["maxToolCalls", -3, "Max tool calls per run must be a whole number from 0 to 1000000"],
+  ["maxToolCalls", "Infinity", "must be a whole number from 0 to 1000000"],
 ];
 
 describe("a project's ceilings", () => {

@@ -45,7 +45,7 @@ describe("autopilot controls over HTTP (seeds 000 and 003)", () => {
     expect(badJson.status).toBe(400);
     const badBranch = await loop(project.id, token, { action: "branch", branch: "has space" });
     expect(badBranch.status).toBe(400);
-    expect(await badBranch.json()).toEqual({ error: { code: "invalid", message: "branch is not a valid branch name (git check-ref-format refuses it)", field: "branch" } });
+    expect(await badBranch.json()).toEqual({ error: { code: "invalid", message: "Branch is not a valid branch name (git check-ref-format refuses it)", field: "branch" } });
     const conflict = await loop(project.id, token, { action: "resume" });
     expect(conflict.status).toBe(409);
     expect((await getDb().loopState.findUniqueOrThrow({ where: { projectId: project.id } })).mode).toBe("stopped");
@@ -74,9 +74,9 @@ describe("prompts over HTTP", () => {
     expect((await (await post({ title: "Second", dependencies: [1] })).json()).prompt.number).toBe(2);
     const bad = await post({ title: "", priority: 9 });
     expect(bad.status).toBe(400);
-    expect((await bad.json()).error).toMatchObject({ field: "title", message: "title is required" });
+    expect((await bad.json()).error).toMatchObject({ field: "title", message: "Title is required" });
     const badPriority = await post({ title: "x", priority: 9 });
-    expect((await badPriority.json()).error).toMatchObject({ field: "priority", message: "priority must be from 1 to 4" });
+    expect((await badPriority.json()).error).toMatchObject({ field: "priority", message: "Priority must be a whole number from 1 to 4" });
     const list = await (await listPrompts(request("GET", `/api/projects/${project.id}/prompts`, token), params(project.id))).json();
     expect(list.prompts.map((p: { number: number }) => p.number)).toEqual([1, 2]);
   });

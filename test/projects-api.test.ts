@@ -24,7 +24,7 @@ describe("projects over HTTP, with their tick schedule", () => {
 
     const bad = await patchSettings(request("PATCH", `/api/projects/${project.id}/settings`, admin, { tickIntervalMs: 10 }), params(project.id));
     expect(bad.status).toBe(400);
-    expect((await bad.json()).error).toMatchObject({ field: "tickIntervalMs", message: "tickIntervalMs must be at least 1000 ms" });
+    expect((await bad.json()).error).toMatchObject({ field: "tickIntervalMs", message: "Tick interval must be a whole number ≥ 1000 ms" });
     const ok = await patchSettings(request("PATCH", `/api/projects/${project.id}/settings`, admin, { tickIntervalMs: 2000 }), params(project.id));
     expect(ok.status).toBe(200);
     expect((await scheduler())?.every).toBe(2000);

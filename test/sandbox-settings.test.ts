@@ -13,16 +13,16 @@ describe("agent network settings over HTTP", () => {
     expect(await settings()).toMatchObject({ networkMode: "allow-list", egressPresets: [], egressRules: [], unsandboxed: false });
 
     const cases: Array<[unknown, string, string]> = [
-      [{ networkMode: "open" }, "networkMode", "networkMode must be none, allow-list or full"],
-      [{ egressPresets: ["npm", "pastebin"] }, "egressPresets.1", "egressPresets.1 must be one of anthropic, openai, google, npm, pypi, crates, go, debian, github"],
-      [{ egressRules: ["*.example.com", "exa_mple.com"] }, "egressRules.1", "egressRules.1 is not a host name (letters, digits and -, at least one dot; a leading *. allows every subdomain)"],
-      [{ egressRules: ["get example.com"] }, "egressRules.0", "egressRules.0 methods are upper-case HTTP verbs separated by commas, e.g. GET,HEAD"],
-      [{ unsandboxed: "yes" }, "unsandboxed", "unsandboxed Invalid input: expected boolean, received string"],
+      [{ networkMode: "open" }, "networkMode", "Network mode must be none, allow-list or full"],
+      [{ egressPresets: ["npm", "pastebin"] }, "egressPresets.1", "Network presets, item 2 must be one of anthropic, openai, google, npm, pypi, crates, go, debian, github"],
+      [{ egressRules: ["*.example.com", "exa_mple.com"] }, "egressRules.1", "Allowed hosts, line 2 is not a host name (letters, digits and -, at least one dot; a leading *. allows every subdomain)"],
+      [{ egressRules: ["get example.com"] }, "egressRules.0", "Allowed hosts, line 1 methods are upper-case HTTP verbs separated by commas, e.g. GET,HEAD"],
+      [{ unsandboxed: "yes" }, "unsandboxed", "Unsandboxed must be yes or no (true or false)"],
     ];
     for (const [body, field, message] of cases) {
       const res = await patch(body);
       expect(res.status).toBe(400);
-      expect((await res.json()).error).toEqual({ code: "invalid", field, message });
+      expect((await res.json()).error).toEqual({ code: "invalid", field, message, fields: { [field]: message } });
     }
     expect(await settings()).toMatchObject({ networkMode: "allow-list", egressPresets: [], egressRules: [], unsandboxed: false });
 

@@ -64,8 +64,8 @@ describe("API tokens", () => {
     const other = await createTeamWithProject({ loopEnabled: false });
     const admin = await apiToken(team.id, "admin");
     const post = async (body: unknown) => (await postToken(request("POST", "/api/tokens", admin, body), noParams)).json();
-    expect((await post({ name: "" })).error).toMatchObject({ field: "name", message: "name is required" });
-    expect((await post({ name: "x", projectId: other.project.id })).error).toMatchObject({ field: "projectId", message: "projectId is not a project of this team" });
+    expect((await post({ name: "" })).error).toMatchObject({ field: "name", message: "Name is required" });
+    expect((await post({ name: "x", projectId: other.project.id })).error).toMatchObject({ field: "projectId", message: "Project is not a project of this team" });
     expect((await post({ name: "x", expiresInDays: 400 })).error).toMatchObject({ field: "expiresInDays" });
     expect((await post({ name: "x", role: "owner" })).error).toMatchObject({ code: "forbidden" });
     expect(await getDb().apiToken.count({ where: { teamId: team.id } })).toBe(1);

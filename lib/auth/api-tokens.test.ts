@@ -21,9 +21,9 @@ describe("API token input", () => {
     expect(issues({ name: "x".repeat(101) })).toEqual(["name must be at most 100 characters"]);
     expect(issues({ name: "CI", kind: "root" })).toEqual(["kind must be api or runner"]);
     expect(issues({ name: "CI", role: "root" })).toEqual(["role must be one of owner, admin, operator, viewer"]);
-    expect(issues({ name: "CI", expiresInDays: 0 })).toEqual(["expiresInDays must be from 1 to 365 days"]);
-    expect(issues({ name: "CI", expiresInDays: 366 })).toEqual(["expiresInDays must be from 1 to 365 days"]);
-    expect(issues({ name: "CI", expiresInDays: 1.5 })).toEqual(["expiresInDays must be a whole number"]);
-    expect(issues({ name: "CI", expiresInDays: "soon" })).toEqual(["expiresInDays must be a number"]);
+    expect(issues({ name: "CI", expiresInDays: 0 })).toEqual(["expiresInDays must be a whole number from 1 to 365 days"]);
+    expect(issues({ name: "CI", expiresInDays: 366 })).toEqual(["expiresInDays must be a whole number from 1 to 365 days"]);
+    expect(issues({ name: "CI", expiresInDays: 1.5 })).toEqual(["expiresInDays must be a whole number from 1 to 365 days"]);
+    expect(issues({ name: "CI", expiresInDays: "soon" })).toEqual(["expiresInDays must be a whole number from 1 to 365 days"]);
   });
 });

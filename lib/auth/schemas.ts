@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { rule } from "@/lib/validation/issues";
 import { weakPasswordReason } from "@/lib/auth/password-strength";
 
 // One schema for each form and the lib function behind it.
@@ -24,7 +25,7 @@ export function fieldErrors(err: z.ZodError): Record<string, string> {
   const out: Record<string, string> = {};
   for (const issue of err.issues) {
     const field = issue.path.join(".") || "form";
-    out[field] ??= issue.message;
+    out[field] ??= rule(issue);
   }
   return out;
 }

@@ -32,7 +32,11 @@ export function useApiMutation<V, R>(fn: (v: V) => Promise<R>, opts: Options<R> 
   });
   const error = mutation.error === null ? null
     : mutation.error instanceof ApiError ? mutation.error : new ApiError(0, mutation.error.message);
-  const fieldError = (name: string) => (error?.field === name || error?.field?.startsWith(`${name}.`) ? error.message : undefined);
+  // Every field the server refused has its own sentence; a list's items show under the list.
+  const fieldError = (name: string) => {
+    const entries = Object.entries(error?.fields ?? {}).filter(([f]) => f === name || f.startsWith(`${name}.`));
+    return entries.length ? entries.map(([, m]) => m).join("; ") : undefined;
+  };
   return { ...mutation, error, fieldError, pending: mutation.isPending || refreshing };
 }
 

@@ -4,12 +4,14 @@ import { actorForToken, actorForUser, type Actor } from "@/lib/auth/actor";
 import { AccessError } from "@/lib/auth/access";
 import { DomainError, INTERNAL } from "@/lib/errors";
 import { getLogger } from "@/lib/log";
+import { describeIssues } from "@/lib/validation/issues";
 import { isSameOrigin } from "@/lib/auth/origin";
 import { isSafeText, requireSafeText, UNSAFE_TEXT } from "@/lib/validation/safe-text";
 
 // One error shape for every route (docs/ARCHITECTURE.md): { error: { code, message, field? } }.
-export function apiError(status: number, code: string, message: string, field?: string) {
-  return Response.json({ error: { code, message, ...(field ? { field } : {}) } }, { status, headers: { "cache-control": "no-store" } });
+// A refused form names every bad field in `fields` (field → sentence), the first also in `field`.
+export function apiError(status: number, code: string, message: string, field?: string, fields?: Record<string, string>) {
+  return Response.json({ error: { code, message, ...(field ? { field } : {}), ...(fields ? { fields } : {}) } }, { status, headers: { "cache-control": "no-store" } });
 }
 
 const unauthenticated = () => new DomainError(401, "unauthenticated", "sign in or send a valid bearer token");
@@ -82,9 +84,8 @@ export function handle<C>(fn: (req: Request, ctx: C) => Promise<Response>) {
       return noStore(await fn(req, await checkedContext(req, ctx)));
     } catch (err) {
       if (err instanceof z.ZodError) {
-        const issue = err.issues[0];
-        const field = issue.path.join(".") || "body";
-        return apiError(400, "invalid", `${field} ${issue.message}`, field);
+        const issues = describeIssues(err);
+        return apiError(400, "invalid", issues[0].message, issues[0].field, Object.fromEntries(issues.map((i) => [i.field, i.message])));
       }
       if (err instanceof DomainError && err.code !== INTERNAL) return apiError(err.status, err.code, err.message, err.field);
       getLogger("api").error({ err: (err as Error).message, stack: (err as Error).stack }, "unhandled API error");

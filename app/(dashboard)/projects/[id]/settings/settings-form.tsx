@@ -15,7 +15,7 @@ type Profile = { id: string; name: string; adapter: string };
 
 const numberFields: Array<[string, string, string]> = [
   ["tickIntervalMs", "Tick interval (ms)", "safety-net tick; changes wake the loop at once anyway"],
-  ["maxParallel", "Max parallel executors", "when Parallel is on"],
+  ["maxParallel", "Parallel agents", "at most this many at once, when Parallel is on"],
   ["spawnCooldownMs", "Spawn cooldown (ms)", "per slot: it holds only the slot just used, so with Parallel on a free slot starts the next ready prompt at once; also the planner backoff base (default 10000)"],
   ["maxAttempts", "Retry limit (attempts)", "then the prompt fails and its log goes to the planner"],
   ["maxRunDurationMs", "Max run duration (ms)", "SIGTERM, then SIGKILL of the agent's process group"],
@@ -46,19 +46,14 @@ export function SettingsForm({ projectId, initial, profiles, presets, readOnly, 
   const save = useApiMutation((body: Values) => api(`/api/projects/${projectId}/settings`, { method: "PATCH", body }),
     { refresh: true, invalidate: [queryKeys.project(projectId)] });
   const err = save.error;
-  const errorFor = (f: string) => {
-    if (err?.field === f) return err.message;
-    // A rule's error names its line, as the API names its index.
-    if (err?.field?.startsWith(`${f}.`)) return f === "egressRules" ? `line ${Number(err.field.split(".")[1]) + 1}: ${err.message.replace(`${err.field} `, "")}` : err.message;
-    return f === "modelRouting" ? routingError : undefined;
-  };
+  const errorFor = (f: string) => save.fieldError(f) ?? (f === "modelRouting" ? routingError : undefined);
   const set = (k: string, v: unknown) => setValues({ ...values, [k]: v });
 
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
     let modelRouting: unknown;
     try { modelRouting = JSON.parse(String(values.modelRouting || "{}")); setRoutingError(undefined); } catch {
-      setRoutingError("modelRouting must be a JSON object like {\"frontend\": \"model-name\"}");
+      setRoutingError("Model routing must be a JSON object like {\"frontend\": \"model-name\"}");
       return;
     }
     const egressRules = String(values.egressRules).split("\n").map((l) => l.trim()).filter(Boolean);
