@@ -5,6 +5,7 @@ import { isAgent, promptApproval, requesterOf } from "@/lib/approvals/request";
 import { commitChange } from "@/lib/activity/change";
 import { promptNumber } from "@/lib/prompts/schema";
 import { wholeNumber } from "@/lib/validation/numbers";
+import { requireKnownDependencies } from "@/lib/prompts/dependencies";
 
 // One schema for the form and the API.
 export const promptInput = z.object({
@@ -21,6 +22,7 @@ export type PromptInput = z.input<typeof promptInput>;
 /** Adds a prompt to the project's current planning key and nudges the loop at once. */
 export async function createPrompt(actor: Actor, project: { id: string; teamId: string; planningKey: string }, raw: PromptInput) {
   const input = promptInput.parse(raw);
+  await requireKnownDependencies(project, input.dependencies);
   const db = getDb();
   const settings = await db.projectSettings.findUniqueOrThrow({ where: { projectId: project.id } });
   const byAgent = await isAgent(actor);

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { getDb } from "@/lib/db";
 import { SYSTEM, type AuditBy } from "@/lib/audit/record";
 import { parsePromptFile } from "@/lib/prompts/parse";
+import { requireKnownDependencies } from "@/lib/prompts/dependencies";
 import { commitChange } from "@/lib/activity/change";
 import { isAgent, promptApproval, requesterOf } from "@/lib/approvals/request";
 
@@ -16,8 +17,8 @@ export const importInput = z.object({
 export async function importPromptFiles(project: { id: string; teamId: string; planningKey: string }, raw: unknown, by: AuditBy = SYSTEM) {
   const { files } = importInput.parse(raw);
   const parsed = files.map((f) => parsePromptFile(f.name, f.text));
-  const errors = parsed.flatMap((p) => (p.ok ? [] : [p.error]));
-  if (errors.length) throw new z.ZodError(errors.map((message, i) => ({ code: "custom", path: ["files", i], message, input: null })));
+  const errors = parsed.flatMap((p, i) => (p.ok ? [] : [[i, p.error] as const]));
+  if (errors.length) throw new z.ZodError(errors.map(([i, message]) => ({ code: "custom", path: ["files", i], message, input: null })));
   const prompts = parsed.map((p) => (p as Extract<typeof p, { ok: true }>).prompt);
   const numbers = prompts.map((p) => p.number);
   const taken = await getDb().prompt.findMany({ where: { projectId: project.id, planningKey: project.planningKey, number: { in: numbers } }, select: { number: true } });
@@ -26,6 +27,7 @@ export async function importPromptFiles(project: { id: string; teamId: string; p
     const list = [...new Set([...taken.map((t) => t.number), ...dupes])].map((n) => `#${n}`).join(", ");
     throw new z.ZodError([{ code: "custom", path: ["files"], message: `prompt numbers already used: ${list}`, input: null }]);
   }
+  await requireKnownDependencies(project, prompts.flatMap((p) => p.dependencies), numbers, ["files"]);
   const settings = await getDb().projectSettings.findUniqueOrThrow({ where: { projectId: project.id } });
   const approval = promptApproval(settings.approvalPolicy, await isAgent(by));
   // The inbox entries commit with the prompts, so an imported prompt never waits unseen.

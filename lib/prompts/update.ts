@@ -7,6 +7,7 @@ import { AccessError } from "@/lib/auth/access";
 import { changePromptStatus } from "@/lib/prompts/transitions";
 import { DomainError } from "@/lib/errors";
 import { commitChange } from "@/lib/activity/change";
+import { requireKnownDependencies } from "@/lib/prompts/dependencies";
 
 export const promptPatch = promptInput.pick({ title: true, body: true, priority: true, dependencies: true, domain: true }).partial().strict();
 
@@ -31,6 +32,7 @@ export async function editPrompt(project: Project, promptId: string, raw: unknow
   if (patch.dependencies?.includes(prompt.number)) {
     throw new z.ZodError([{ code: "custom", path: ["dependencies"], message: "cannot include the prompt itself", input: patch.dependencies }]);
   }
+  if (patch.dependencies) await requireKnownDependencies({ id: project.id, planningKey: prompt.planningKey }, patch.dependencies);
   await commitChange(project, async (tx) => {
     const n = await tx.prompt.updateMany({ where: { id: promptId, status: { in: ["pending", "failed", "cancelled"] } }, data: patch });
     if (n.count === 0) throw new PromptStateError(`#${prompt.number} is ${prompt.status}; only prompts that are not running or done can be edited`);
