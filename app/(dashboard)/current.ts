@@ -1,8 +1,10 @@
+import { cookies } from "next/headers";
 import { notFound, redirect } from "next/navigation";
 import { auth } from "@/auth";
 import { AccessError } from "@/lib/auth/access";
 import { actorForUser } from "@/lib/auth/actor";
 import { listMemberships } from "@/lib/teams/membership";
+import { TEAM_COOKIE } from "@/lib/teams/current";
 
 /** The signed-in user and their current team, or a redirect to the login page. */
 export async function requireViewer() {
@@ -10,9 +12,12 @@ export async function requireViewer() {
   const userId = session?.user?.id;
   if (!userId) redirect("/login");
   const memberships = await listMemberships(userId);
-  const current = memberships[0];
+  // The team chosen in the switcher, when the person still belongs to it; else their first.
+  const chosen = (await cookies()).get(TEAM_COOKIE)?.value;
+  const current = memberships.find((m) => m.teamId === chosen) ?? memberships[0];
   if (!current) redirect("/login");
-  return { userId, email: session.user?.email ?? "", team: current.team, role: current.role };
+  const teams = memberships.map((m) => ({ id: m.team.id, name: m.team.name, role: m.role }));
+  return { userId, email: session.user?.email ?? "", team: current.team, role: current.role, teams };
 }
 
 /** The signed-in viewer as an Actor, for the same lib calls and access checks the API makes. */

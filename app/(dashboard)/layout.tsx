@@ -2,6 +2,7 @@ import Link from "next/link";
 import { signOut } from "@/auth";
 import { requireViewer } from "./current";
 import { Nav } from "./nav";
+import { TeamSwitcher } from "./team-switcher";
 import { QueryProvider } from "./_live/query-provider";
 import { LiveProvider } from "./_live/live-provider";
 import { LiveIndicator } from "./_ui/live-indicator";
@@ -13,7 +14,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
       <LiveProvider>
         <header className="top">
           <Link href="/" className="brand">Ringmaster</Link>
-          <span className="muted">{viewer.team.name}</span>
+          <TeamSwitcher teams={viewer.teams} currentId={viewer.team.id} />
           <Nav />
           <span className="spacer" />
           <LiveIndicator />

@@ -7,6 +7,7 @@ import { MembersTable } from "./_components/members-table";
 import { InviteForm } from "./_components/invite-form";
 import { InvitationList } from "./_components/invitation-list";
 import { AccountPanel } from "./_components/account-panel";
+import { NewTeamForm } from "./_components/new-team-form";
 import { CredentialsPanel } from "./_components/credentials-panel";
 import { listCredentials } from "@/lib/credentials/credentials";
 
@@ -52,6 +53,11 @@ export default async function TeamPage() {
       {!isAdmin && (
         <p className="muted">Owners and admins invite people and manage roles. You are {viewer.role === "admin" ? "an" : "a"} {viewer.role}.</p>
       )}
+      <section className="panel stack" aria-labelledby="new-team-h">
+        <h2 id="new-team-h">Start another team</h2>
+        <p className="muted small">A team of your own, with its own projects, agents and members. Switch between your teams at the top of the page.</p>
+        <NewTeamForm />
+      </section>
       <AccountPanel email={viewer.email} />
     </div>
   );

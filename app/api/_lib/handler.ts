@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { auth } from "@/auth";
-import { actorForToken, actorForUser, type Actor } from "@/lib/auth/actor";
+import { actorForToken, type Actor } from "@/lib/auth/actor";
 import { AccessError } from "@/lib/auth/access";
 import { DomainError, INTERNAL } from "@/lib/errors";
 import { getLogger } from "@/lib/log";
 import { describeIssues } from "@/lib/validation/issues";
 import { isSameOrigin } from "@/lib/auth/origin";
+import { actorForPerson } from "@/lib/teams/current";
 import { isSafeText, requireSafeText, UNSAFE_TEXT } from "@/lib/validation/safe-text";
 
 // One error shape for every route (docs/ARCHITECTURE.md): { error: { code, message, field? } }.
@@ -35,7 +36,7 @@ export async function requireActor(req: Request): Promise<Actor> {
   if (MUTATING.has(req.method)) {
     if (!isSameOrigin(req.headers.get("origin"), req.headers, req.url)) throw crossSite();
   }
-  const actor = await actorForUser(userId);
+  const actor = await actorForPerson(userId, req.headers.get("cookie"));
   if (!actor) throw new AccessError(404, "no team");
   return actor;
 }
