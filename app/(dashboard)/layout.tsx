@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { signOut } from "@/auth";
-import { requireViewer } from "./current";
+import { requirePageActor } from "./current";
+import { countPendingApprovals } from "@/lib/approvals/list";
 import { Nav } from "./nav";
 import { TeamSwitcher } from "./team-switcher";
 import { QueryProvider } from "./_live/query-provider";
@@ -8,14 +9,15 @@ import { LiveProvider } from "./_live/live-provider";
 import { LiveIndicator } from "./_ui/live-indicator";
 
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
-  const viewer = await requireViewer();
+  const { viewer, actor } = await requirePageActor();
+  const pendingApprovals = await countPendingApprovals(actor);
   return (
     <QueryProvider>
       <LiveProvider>
         <header className="top">
           <Link href="/" className="brand">Ringmaster</Link>
           <TeamSwitcher teams={viewer.teams} currentId={viewer.team.id} />
-          <Nav />
+          <Nav pendingApprovals={pendingApprovals} />
           <span className="spacer" />
           <LiveIndicator />
           <span className="muted who">{viewer.email}</span>

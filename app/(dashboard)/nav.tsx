@@ -12,10 +12,18 @@ const links = [
   { href: "/audit", label: "Audit" },
 ];
 
-export function Nav() {
+/** `pendingApprovals`: decisions waiting in the current team, shown beside Approvals. */
+export function Nav({ pendingApprovals }: { pendingApprovals: number }) {
   return (
     <nav className="nav" aria-label="Sections">
-      {links.map((l) => <Link key={l.href} href={l.href}>{l.label}</Link>)}
+      {links.map((l) => (
+        <Link key={l.href} href={l.href}>
+          {l.label}
+          {l.href === "/approvals" && pendingApprovals > 0 && (
+            <span className="count" data-testid="pending-approvals" aria-label={`${pendingApprovals} waiting`}>{pendingApprovals}</span>
+          )}
+        </Link>
+      ))}
     </nav>
   );
 }

@@ -1,4 +1,4 @@
-import { getDb, type ApprovalState } from "@/lib/db";
+import { getDb, type ApprovalKind, type ApprovalState } from "@/lib/db";
 import type { Actor } from "@/lib/auth/actor";
 
 /** Resolves "user:<id>" / "token:<id>" / "system" and bare user or token ids to names people know. */
@@ -15,9 +15,14 @@ async function labels(refs: string[]): Promise<Map<string, string>> {
 }
 
 /** The inbox: what waits (or was decided), with the prompt or pull request and who asked. */
-export async function listApprovals(actor: Actor, opts: { status?: ApprovalState; limit?: number } = {}) {
+export async function listApprovals(actor: Actor, opts: { status?: ApprovalState; limit?: number; projectId?: string; kind?: ApprovalKind } = {}) {
+  const projectId = actor.projectId ?? opts.projectId;
   const rows = await getDb().approval.findMany({
-    where: { teamId: actor.teamId, ...(actor.projectId ? { projectId: actor.projectId } : {}), ...(opts.status ? { status: opts.status } : {}) },
+    where: {
+      teamId: actor.teamId, ...(projectId ? { projectId } : {}), ...(opts.status ? { status: opts.status } : {}), ...(opts.kind ? { kind: opts.kind } : {}),
+      // Nothing of an archived project waits: its open items were closed with it.
+      ...(opts.status === "pending" ? { project: { archivedAt: null } } : {}),
+    },
     include: {
       project: { select: { id: true, name: true } },
       prompt: { select: { id: true, number: true, title: true, body: true, status: true, origin: true } },
@@ -36,3 +41,10 @@ export async function listApprovals(actor: Actor, opts: { status?: ApprovalState
   }));
 }
 export type ApprovalItem = Awaited<ReturnType<typeof listApprovals>>[number];
+
+/** How many decisions wait in the actor's view (the navigation's badge). */
+export function countPendingApprovals(actor: Actor): Promise<number> {
+  return getDb().approval.count({
+    where: { teamId: actor.teamId, status: "pending", project: { archivedAt: null }, ...(actor.projectId ? { projectId: actor.projectId } : {}) },
+  });
+}

@@ -33,11 +33,15 @@ export async function updateProject(project: { id: string; teamId: string; repoK
   }));
 }
 
-/** Archives a project: it leaves the lists and its periodic tick stops; its history stays. */
+export const CLOSED_WITH_PROJECT = "closed: the project was archived";
+
+/** Archives a project: it leaves the lists, its periodic tick stops and what waited for a decision is closed; its history stays. */
 export async function archiveProject(project: { id: string; teamId: string }, by: AuditBy = SYSTEM) {
+  const now = new Date();
   await commitChange(project, async (tx) => {
-    await tx.project.update({ where: { id: project.id }, data: { archivedAt: new Date() } });
+    await tx.project.update({ where: { id: project.id }, data: { archivedAt: now } });
     await tx.loopState.update({ where: { projectId: project.id }, data: { mode: "stopped" } });
+    await tx.approval.updateMany({ where: { projectId: project.id, status: "pending" }, data: { status: "rejected", decidedAt: now, comment: CLOSED_WITH_PROJECT } });
   }, () => ({
     audit: { by, action: "project.archived", target: { type: "project", id: project.id } },
     activity: ["projectChange", "Project archived"],

@@ -4,15 +4,27 @@ import { roleAtLeast } from "@/lib/auth/access";
 import { requirePageActor } from "@/app/(dashboard)/current";
 import { ApprovalCard } from "./_components/approval-card";
 import { PolicyTable } from "./_components/policy-table";
+import { ApprovalFilter } from "./_components/approval-filter";
+import { listProjectChoices } from "@/lib/projects/queries";
 
 export const dynamic = "force-dynamic";
 
-export default async function ApprovalsPage() {
+const KINDS = ["prompt_run", "pr_merge", "fix_cycle_cap"] as const;
+type Kind = (typeof KINDS)[number];
+
+export default async function ApprovalsPage({ searchParams }: { searchParams: Promise<{ project?: string; kind?: string }> }) {
   const { viewer, actor } = await requirePageActor();
+  const sp = await searchParams;
+  const projects = await listProjectChoices(actor.teamId);
+  // Unknown values show everything rather than an error: the filter is a view, not an input.
+  const filter = {
+    projectId: projects.some((p) => p.id === sp.project) ? sp.project : undefined,
+    kind: KINDS.includes(sp.kind as Kind) ? (sp.kind as Kind) : undefined,
+  };
   const [pending, approved, rejected, policies] = await Promise.all([
-    listApprovals(actor, { status: "pending" }),
-    listApprovals(actor, { status: "approved", limit: 10 }),
-    listApprovals(actor, { status: "rejected", limit: 10 }),
+    listApprovals(actor, { status: "pending", ...filter }),
+    listApprovals(actor, { status: "approved", limit: 10, ...filter }),
+    listApprovals(actor, { status: "rejected", limit: 10, ...filter }),
     listPolicies(actor),
   ]);
   const decided = [...approved, ...rejected].sort((a, b) => +new Date(b.decidedAt ?? 0) - +new Date(a.decidedAt ?? 0)).slice(0, 10);
@@ -20,6 +32,7 @@ export default async function ApprovalsPage() {
   return (
     <div className="stack">
       <h1>Approvals</h1>
+      <ApprovalFilter projects={projects} projectId={filter.projectId} kind={filter.kind} />
       <section className="stack" aria-labelledby="waiting-h">
         <h2 id="waiting-h">Waiting ({pending.length})</h2>
         {pending.length === 0 ? (

@@ -5,8 +5,9 @@ import type { ApprovalItem } from "@/lib/approvals/list";
 import { Ago } from "@/app/(dashboard)/_ui/time";
 import { api } from "@/app/(dashboard)/_ui/api";
 import { useApiMutation } from "@/app/(dashboard)/_data/use-api-mutation";
+import { KIND_LABELS } from "./kind-labels";
+import Link from "next/link";
 
-const kindLabel = { prompt_run: "Run a prompt", pr_merge: "Merge a pull request", fix_cycle_cap: "Another review-fix cycle past the cap" } as const;
 
 export function ApprovalCard({ item, canDecide }: { item: ApprovalItem; canDecide: boolean }) {
   const [comment, setComment] = useState("");
@@ -17,12 +18,12 @@ export function ApprovalCard({ item, canDecide }: { item: ApprovalItem; canDecid
   return (
     <article className="panel approval" data-testid="approval" aria-labelledby={`${id}-h`}>
       <div className="approval-head">
-        <span className="badge">{kindLabel[item.kind]}</span>
-        <span className="muted small">{item.project.name}</span>
+        <span className="badge">{KIND_LABELS[item.kind]}</span>
+        <Link className="muted small" href={`/projects/${item.project.id}`}>{item.project.name}</Link>
       </div>
       {item.prompt && (
         <>
-          <h3 id={`${id}-h`}>P{item.prompt.number} {item.prompt.title}</h3>
+          <h3 id={`${id}-h`}><Link href={`/prompts/${item.prompt.id}`}>#{item.prompt.number} {item.prompt.title}</Link></h3>
           {item.prompt.body && <pre className="excerpt">{item.prompt.body}</pre>}
         </>
       )}
@@ -50,7 +51,7 @@ export function ApprovalCard({ item, canDecide }: { item: ApprovalItem; canDecid
         ) : <p className="muted small">Operators, admins and owners decide; you can read.</p>
       ) : (
         <p className="small">
-          <span className={`badge ${item.status}`}>{item.status}</span> by {item.decidedBy ?? "someone"}
+          <span className={`badge ${item.status}`}>{item.status}</span>{item.decidedBy && <> by {item.decidedBy}</>}
           {item.comment && <> — “{item.comment}”</>}
         </p>
       )}
