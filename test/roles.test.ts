@@ -23,7 +23,7 @@ import { POST as discardRun } from "@/app/api/runs/[id]/discard/route";
 import { createWorktree } from "@/lib/git";
 import { POST as offerToRunner } from "@/app/api/runners/[id]/offers/route";
 import { POST as postProfile } from "@/app/api/agent-profiles/route";
-import { PATCH as patchProfile } from "@/app/api/agent-profiles/[id]/route";
+import { DELETE as deleteProfile, PATCH as patchProfile } from "@/app/api/agent-profiles/[id]/route";
 import { DELETE as disconnectGithub } from "@/app/api/projects/[id]/github/route";
 import { POST as setCredential } from "@/app/api/team/credentials/route";
 import { POST as budgetOverride } from "@/app/api/projects/[id]/budget-override/route";
@@ -186,6 +186,12 @@ const endpoints: Endpoint[] = [
     setup: async (f) => f.profile.id,
     call: (id, t) => patchProfile(request("PATCH", `/api/agent-profiles/${id}`, t, { name: `demo ${unique()}`, adapter: "demo" }), params(id)),
     state: async (id) => (await getDb().agentProfile.findUniqueOrThrow({ where: { id } })).name,
+  },
+  {
+    name: "DELETE /api/agent-profiles/:id", min: "admin",
+    setup: async (f) => (await getDb().agentProfile.create({ data: { teamId: f.team.id, name: `unused ${unique()}`, adapter: "demo" } })).id,
+    call: (id, t) => deleteProfile(request("DELETE", `/api/agent-profiles/${id}`, t), params(id)),
+    state: (id) => getDb().agentProfile.findUnique({ where: { id } }),
   },
   {
     name: "POST /api/projects/:id/loop", min: "operator",

@@ -15,6 +15,26 @@ export function expandCommandTemplate(template: string, values: { prompt: string
   return template.replace(/\{(prompt|model)\}/g, (_, key: "prompt" | "model") => quoteShellArg(values[key] ?? ""));
 }
 
+/**
+ * The first placeholder the template puts inside quotes, if any. Ringmaster quotes the value
+ * itself; inside '…' the quotes would cancel out and inside "…" the shell would run `$(…)` from
+ * the prompt, so such a template is refused when saved.
+ */
+export function quotedPlaceholder(template: string): string | null {
+  let quote: "'" | '"' | null = null;
+  for (let i = 0; i < template.length; i++) {
+    const c = template[i];
+    if (c === "\\" && quote !== "'") { i++; continue; }
+    if (quote === null && (c === "'" || c === '"')) quote = c;
+    else if (c === quote) quote = null;
+    else if (quote && c === "{") {
+      const m = /^\{(prompt|model)\}/.exec(template.slice(i));
+      if (m) return m[0];
+    }
+  }
+  return null;
+}
+
 export const shellAdapter: AgentAdapter = {
   name: "shell",
   build: ({ prompt, model, commandTemplate, extraArgs = [] }) => {

@@ -2,7 +2,9 @@ import { z } from "zod";
 import { getDb, Prisma } from "@/lib/db";
 import { recordAudit, SYSTEM, type AuditBy } from "@/lib/audit/record";
 import { AccessError } from "@/lib/auth/access";
+import { DomainError } from "@/lib/errors";
 import { ADAPTERS } from "@/lib/profiles/adapters";
+import { quotedPlaceholder } from "@/lib/agents/shell";
 import { isServerOnlyVariable } from "@/lib/env";
 import { ceilingShape } from "@/lib/spend/ceiling-input";
 import { unenforceable } from "@/lib/spend/ceilings";
@@ -24,6 +26,13 @@ export const profileInput = z.object({
   if (blind) ctx.addIssue({ code: "custom", path: [blind.field], message: blind.message });
   if (v.adapter === "shell" && !v.commandTemplate) {
     ctx.addIssue({ code: "custom", path: ["commandTemplate"], message: "is required for the shell adapter, e.g. my-agent {prompt}" });
+  }
+  const quoted = v.commandTemplate ? quotedPlaceholder(v.commandTemplate) : null;
+  if (quoted) {
+    ctx.addIssue({
+      code: "custom", path: ["commandTemplate"],
+      message: `must not put ${quoted} in quotes: Ringmaster quotes the value itself, and inside quotes the shell could run commands written in the prompt. Write it bare, e.g. my-agent --task ${quoted}`,
+    });
   }
 });
 
@@ -60,4 +69,19 @@ export async function updateProfile(teamId: string, id: string, raw: unknown, by
   if (n.count === 0) throw new AccessError(404, "agent profile not found");
   await recordAudit({ teamId, by, action: "profile.updated", target: { type: "agentProfile", id }, before, after: data });
   return getDb().agentProfile.findUniqueOrThrow({ where: { id } });
+}
+
+/** Deletes a profile no live project uses; past runs keep their record without it. */
+export async function deleteProfile(teamId: string, id: string, by: AuditBy = SYSTEM) {
+  const db = getDb();
+  const profile = await db.agentProfile.findFirst({ where: { id, teamId } });
+  if (!profile) throw new AccessError(404, "agent profile not found");
+  const users = await db.project.findMany({
+    where: { teamId, archivedAt: null, settings: { OR: [{ executorProfileId: id }, { plannerProfileId: id }] } }, select: { name: true }, orderBy: { name: "asc" },
+  });
+  if (users.length) {
+    throw new DomainError(409, "in_use", `${profile.name} is used by ${users.map((u) => u.name).join(", ")}: choose another profile in their settings first`);
+  }
+  await db.agentProfile.delete({ where: { id } });
+  await recordAudit({ teamId, by, action: "profile.deleted", target: { type: "agentProfile", id }, before: { name: profile.name, adapter: profile.adapter } });
 }

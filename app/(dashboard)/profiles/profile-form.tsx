@@ -6,6 +6,7 @@ import { Field } from "@/app/(dashboard)/_ui/field";
 import { CeilingFields } from "@/app/(dashboard)/_ui/ceiling-fields";
 import { useApiMutation } from "@/app/(dashboard)/_data/use-api-mutation";
 import { ADAPTERS } from "@/lib/profiles/adapters";
+import { ConfirmButton } from "@/app/(dashboard)/_ui/confirm-button";
 
 interface Values {
   id?: string; name: string; adapter: string; commandTemplate: string; model: string; fallbackModel: string;
@@ -23,6 +24,7 @@ export function ProfileForm({ initial, readOnly }: { initial: Values; readOnly: 
       maxTokens: d.maxTokens, maxCostUsd: d.maxCostUsd, maxToolCalls: d.maxToolCalls,
     },
   }), { refresh: true, onSuccess: () => { if (!initial.id) setV(initial); } });
+  const remove = useApiMutation(() => api(`/api/agent-profiles/${initial.id}`, { method: "DELETE" }), { refresh: true });
   const { error: err, fieldError: errorFor } = save;
   const set = (k: keyof Values) => (e: { target: { value: string } }) => setV({ ...v, [k]: e.target.value });
   return (
@@ -49,9 +51,17 @@ export function ProfileForm({ initial, readOnly }: { initial: Values; readOnly: 
         <Field label="Extra arguments (one per line)" error={errorFor("extraArgs")}><textarea rows={2} value={v.extraArgs} onChange={set("extraArgs")} /></Field>
         <CeilingFields values={v} set={(k, value) => setV({ ...v, [k]: value })} error={errorFor} adapters={[v.adapter]} emptyMeans="no ceiling unless the project sets one" />
         {err && !err.field && <p className="error" role="alert">{err.message}</p>}
-        {!readOnly && <button type="submit">{initial.id ? "Save profile" : "Create profile"}</button>}
-        {save.isSuccess && <span role="status" className="ok"> Saved</span>}
+        <div className="row">
+          {!readOnly && <button type="submit">{initial.id ? "Save profile" : "Create profile"}</button>}
+          {!readOnly && initial.id && (
+            <ConfirmButton label="Delete" className="secondary danger" question={`Delete ${initial.name}? Only a profile no project uses can go.`} yes="Yes, delete"
+              disabled={remove.pending} onConfirm={() => remove.mutate(undefined)} />
+          )}
+          {save.isSuccess && <span role="status" className="ok"> Saved</span>}
+        </div>
+        {remove.error && <p className="error" role="alert">{remove.error.message}</p>}
       </fieldset>
+      {readOnly && <p className="muted small" data-testid="why-disabled">Admins and owners change agent profiles; you can read them.</p>}
     </form>
   );
 }

@@ -1,5 +1,6 @@
 "use client";
 
+import { ConfirmButton } from "@/app/(dashboard)/_ui/confirm-button";
 import { useEffect } from "react";
 import { api } from "@/app/(dashboard)/_ui/api";
 import { useProject } from "@/app/(dashboard)/_data/use-project";
@@ -48,7 +49,9 @@ export function LoopControls({ projectId, canOperate }: { projectId: string; can
         </button>
         {mode === "running" && <button type="button" className="secondary" disabled={busy} onClick={() => act.mutate({ action: "pause" })}>Pause</button>}
         {mode === "paused" && <button type="button" className="secondary" disabled={busy} onClick={() => act.mutate({ action: "resume" })}>Resume</button>}
-        {(mode === "running" || mode === "paused") && <button type="button" className="secondary" disabled={busy} onClick={() => act.mutate({ action: "stop" })}>Stop</button>}
+        {(mode === "running" || mode === "paused") && (
+          <ConfirmButton label="Stop" className="secondary" disabled={busy} question="Stop the loop? Running agents finish; nothing new starts." yes="Yes, stop" onConfirm={() => act.mutate({ action: "stop" })} />
+        )}
         <button type="button" className="secondary" disabled={busy} onClick={() => act.mutate({ action: "tick" })}>Force tick</button>
       </div>
       <p className="status-line" data-testid="loop-status">{project.loop.lastStatus ?? "No tick yet"}</p>
@@ -65,6 +68,7 @@ export function LoopControls({ projectId, canOperate }: { projectId: string; can
         Branch {project.activeBranch ?? project.baseBranch} · planning key {project.planningKey} · tick #{project.loop.tickCount}
         {backoff > 0 && <> · planner backoff: {backoff} unproductive spawn{backoff === 1 ? "" : "s"}</>}
       </p>
+      {!canOperate && <p className="muted small" data-testid="why-disabled">You can watch this project; operators, admins and owners control its loop.</p>}
       {act.error && <p className="error" role="alert">{act.error.message}</p>}
     </section>
   );

@@ -1,5 +1,6 @@
 "use client";
 
+import { ConfirmButton } from "@/app/(dashboard)/_ui/confirm-button";
 import Link from "next/link";
 import { api } from "@/app/(dashboard)/_ui/api";
 import type { PromptRow } from "@/app/(dashboard)/_data/wire";
@@ -47,7 +48,7 @@ export function PromptCard({ projectId, prompt: p, blockedBy, canOperate }: { pr
             </>
           )}
           {(p.status === "pending" || p.status === "in_progress") && (
-            <button type="button" className="link" onClick={() => action.mutate({ action: "cancel" })} disabled={action.isPending}>Cancel</button>
+            <ConfirmButton label="Cancel" className="link" question="Cancel this prompt?" yes="Yes, cancel" onConfirm={() => action.mutate({ action: "cancel" })} disabled={action.isPending} />
           )}
           {(p.status === "failed" || p.status === "cancelled") && (
             <button type="button" className="link" onClick={() => action.mutate({ action: "retry" })} disabled={action.isPending}>Retry</button>

@@ -1,5 +1,6 @@
 "use client";
 
+import { ConfirmButton } from "@/app/(dashboard)/_ui/confirm-button";
 import Link from "next/link";
 import { api } from "@/app/(dashboard)/_ui/api";
 import { formatDuration, useNow } from "@/app/(dashboard)/_ui/time";
@@ -31,7 +32,7 @@ export function RunDetail({ runId, canOperate, canAdmin }: { runId: string; canO
         {data.prompt && <> · <Link href={`/prompts/${data.prompt.id}`}>#{data.prompt.number} {data.prompt.title}</Link></>}</p>
       <div className="row spread">
         <h1>{data.kind} run <span className={`badge ${runBadge(data.status, data.mergeStatus).tone}`} data-testid="run-status">{runBadge(data.status, data.mergeStatus).label}</span></h1>
-        {canOperate && live && <button type="button" onClick={() => cancel.mutate()} disabled={cancel.isPending}>Cancel run</button>}
+        {canOperate && live && <ConfirmButton label="Cancel run" question="Cancel this run? Its agent is stopped." yes="Yes, cancel" onConfirm={() => cancel.mutate()} disabled={cancel.isPending} />}
       </div>
       <dl className="facts">
         <div><dt>Agent</dt><dd>{data.adapter}{data.model ? ` · ${data.model}` : ""} · attempt {data.attempt}</dd></div>

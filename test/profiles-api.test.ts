@@ -1,0 +1,60 @@
+// Agent profiles: a command template may not quote its placeholders, and a profile no live
+// project uses can be deleted (one in use answers 409 naming its projects).
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/lib/db";
+import { POST as postProfile } from "@/app/api/agent-profiles/route";
+import { DELETE as deleteProfile } from "@/app/api/agent-profiles/[id]/route";
+import { DELETE as archive } from "@/app/api/projects/[id]/route";
+import { GET as unknownGet, POST as unknownPost } from "@/app/api/[...path]/route";
+import { quotedPlaceholder } from "@/lib/agents/shell";
+import { createTeamWithProject } from "./helpers/fixtures";
+import { apiToken, params, request } from "./helpers/api";
+
+const noParams = { params: Promise.resolve({}) };
+
+describe("agent profiles", () => {
+  it.each([
+    [`my-agent "{prompt}"`, "{prompt}"], [`my-agent '{prompt}'`, "{prompt}"], [`my-agent --task="{prompt}" {model}`, "{prompt}"],
+    [`run --model '{model}' {prompt}`, "{model}"], [`my-agent {prompt}`, null], [`echo "it's" {prompt}`, null], [`echo \\"{prompt}`, null],
+  ])("%s has a quoted placeholder: %s", (template, found) => expect(quotedPlaceholder(template)).toBe(found));
+
+  it("refuses a quoted {prompt} with an explanation, and creates nothing", async () => {
+    const { team } = await createTeamWithProject({ loopEnabled: false });
+    const admin = await apiToken(team.id, "admin");
+    const before = await getDb().agentProfile.count({ where: { teamId: team.id } });
+    const res = await postProfile(request("POST", "/api/agent-profiles", admin, { name: "quoted", adapter: "shell", commandTemplate: `my-agent --task "{prompt}"` }), noParams);
+    expect(res.status).toBe(400);
+    expect((await res.json()).error).toMatchObject({
+      field: "commandTemplate",
+      message: "Command template must not put {prompt} in quotes: Ringmaster quotes the value itself, and inside quotes the shell could run commands written in the prompt. Write it bare, e.g. my-agent --task {prompt}",
+    });
+    expect(await getDb().agentProfile.count({ where: { teamId: team.id } })).toBe(before);
+  });
+
+  it("deletes a profile only when no live project uses it; another team's is 404", async () => {
+    const { team, project, profile } = await createTeamWithProject({ loopEnabled: false });
+    const other = await createTeamWithProject({ loopEnabled: false });
+    const admin = await apiToken(team.id, "admin");
+    const del = (id: string, token = admin) => deleteProfile(request("DELETE", `/api/agent-profiles/${id}`, token), params(id));
+
+    const used = await del(profile.id);
+    expect(used.status).toBe(409);
+    expect((await used.json()).error).toEqual({ code: "in_use", message: `demo is used by ${project.name}: choose another profile in their settings first` });
+    expect((await del(other.profile.id)).status).toBe(404);
+    expect((await del(profile.id, await apiToken(team.id, "operator"))).status).toBe(403);
+
+    expect((await archive(request("DELETE", `/api/projects/${project.id}`, admin), params(project.id))).status).toBe(204);
+    expect((await del(profile.id)).status).toBe(204);
+    expect(await getDb().agentProfile.findUnique({ where: { id: profile.id } })).toBeNull();
+    expect(await getDb().auditEvent.count({ where: { teamId: team.id, action: "profile.deleted" } })).toBe(1);
+    expect(await getDb().agentProfile.findUnique({ where: { id: other.profile.id } })).not.toBeNull();
+  });
+
+  it("an /api path no route serves answers the API's JSON 404", async () => {
+    for (const res of [await unknownGet(), await unknownPost()]) {
+      expect(res.status).toBe(404);
+      expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+      expect(await res.json()).toEqual({ error: { code: "not_found", message: "no such API endpoint" } });
+    }
+  });
+});
