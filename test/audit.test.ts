@@ -38,6 +38,19 @@ describe("audit log", () => {
       ["loop.parallel", "token “test operator”", null, { parallelEnabled: false }],
       ["loop.start", "token “test operator”", { mode: "stopped" }, { mode: "running" }],
     ]);
+    expect(mine.map((e: { sentence: string }) => e.sentence)).toEqual([
+      `${user.email} resumed the loop`,
+      "Ringmaster paused the loop",
+      "token “test admin” changed the approval policy: Approval before merging off → on",
+      "token “test operator” added prompt #1 “Audit me”",
+      "token “test operator” turned parallel executors off",
+      "token “test operator” started the loop",
+    ]);
+    const loopOnly = await (await audit(admin, "?area=loop")).json();
+    expect(loopOnly.events.map((e: { action: string }) => e.action)).toEqual(["loop.resume", "loop.pause", "loop.parallel", "loop.start"]);
+    const badArea = await audit(admin, "?area=everything");
+    expect(badArea.status).toBe(400);
+    expect((await badArea.json()).error).toMatchObject({ field: "area", message: expect.stringMatching(/^Area must be one of project, settings, prompt/) });
     expect(new Date(mine[0].at).getTime()).toBeGreaterThan(Date.now() - 60_000);
     expect(events.at(-1)).toMatchObject({ action: "project.created", actorLabel: "Ringmaster" });
   });

@@ -1,5 +1,6 @@
 import { getDb } from "@/lib/db";
 import { requireRole, requireTeamScope, type Actor } from "@/lib/auth/actor";
+import { auditSentence, type AuditArea } from "@/lib/audit/sentence";
 
 export interface AuditRow {
   id: string;
@@ -8,6 +9,8 @@ export interface AuditRow {
   actorId: string | null;
   actorLabel: string;
   action: string;
+  /** The entry as a sentence (who did what). */
+  sentence: string;
   targetType: string;
   targetId: string | null;
   before: unknown;
@@ -15,13 +18,13 @@ export interface AuditRow {
 }
 
 /** The team's audit log, newest first, for admins and owners; `before` pages back by id. */
-export async function listAudit(actor: Actor, opts: { before?: string; limit?: number } = {}): Promise<{ events: AuditRow[]; next: string | null }> {
+export async function listAudit(actor: Actor, opts: { before?: string; limit?: number; area?: AuditArea } = {}): Promise<{ events: AuditRow[]; next: string | null }> {
   requireTeamScope(actor);
   requireRole(actor, "admin");
   const limit = Math.min(Math.max(opts.limit ?? 50, 1), 200);
   const db = getDb();
   const rows = await db.auditEvent.findMany({
-    where: { teamId: actor.teamId, ...(opts.before ? { id: { lt: BigInt(opts.before) } } : {}) },
+    where: { teamId: actor.teamId, ...(opts.before ? { id: { lt: BigInt(opts.before) } } : {}), ...(opts.area ? { action: { startsWith: `${opts.area}.` } } : {}) },
     orderBy: { id: "desc" },
     take: limit + 1,
   });
@@ -34,11 +37,14 @@ export async function listAudit(actor: Actor, opts: { before?: string; limit?: n
   ]);
   const names = new Map<string, string>([...users.map((u) => [u.id, u.email] as const), ...tokens.map((t) => [t.id, `token “${t.name}”`] as const)]);
   return {
-    events: page.map((r) => ({
-      id: String(r.id), at: r.createdAt, actorType: r.actorType, actorId: r.actorId,
-      actorLabel: r.actorType === "system" ? "Ringmaster" : names.get(r.actorId ?? "") ?? `${r.actorType} ${r.actorId ?? ""}`.trim(),
-      action: r.action, targetType: r.targetType, targetId: r.targetId, before: r.before, after: r.after,
-    })),
+    events: page.map((r) => {
+      const actorLabel = r.actorType === "system" ? "Ringmaster" : names.get(r.actorId ?? "") ?? `${r.actorType} ${r.actorId ?? ""}`.trim();
+      return {
+        id: String(r.id), at: r.createdAt, actorType: r.actorType, actorId: r.actorId, actorLabel,
+        action: r.action, sentence: auditSentence({ actorLabel, action: r.action, before: r.before, after: r.after }),
+        targetType: r.targetType, targetId: r.targetId, before: r.before, after: r.after,
+      };
+    }),
     next: rows.length > limit ? String(page[page.length - 1].id) : null,
   };
 }

@@ -24,5 +24,8 @@ export function Ago({ at }: { at: string | Date | null }) {
   const now = useNow(5000);
   if (!at) return <span className="muted">never</span>;
   const t = new Date(at);
-  return <time dateTime={t.toISOString()} title={t.toLocaleString()}>{formatDuration(now - t.getTime())} ago</time>;
+  const ms = now - t.getTime();
+  // Past two days an hour count stops meaning much: say days.
+  const said = ms >= 172_800_000 ? `${Math.floor(ms / 86_400_000)} days` : formatDuration(ms);
+  return <time dateTime={t.toISOString()} title={t.toLocaleString()}>{said} ago</time>;
 }

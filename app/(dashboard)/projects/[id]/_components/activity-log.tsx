@@ -13,9 +13,16 @@ const filters = [
   { value: "promptsChange", label: "Prompts" },
 ];
 
+// The kinds of events in words; the message beside each is already a sentence.
+const TYPE_WORDS: Record<string, string> = {
+  loopStatus: "loop", taskAssigned: "started", taskCompleted: "done", taskFailed: "failed", promptsChange: "prompts",
+  projectChange: "project", started: "loop started", stopped: "loop stopped", paused: "paused", resumed: "resumed", allDone: "all done", error: "error",
+};
+
 export function ActivityLog({ projectId }: { projectId: string }) {
   const [type, setType] = useState("");
-  const { data: events } = useActivity(projectId, type || undefined);
+  const { data, hasNextPage, fetchNextPage, isFetchingNextPage } = useActivity(projectId, type || undefined);
+  const events = data?.pages.flat();
   return (
     <section className="panel" aria-label="Activity">
       <div className="row spread">
@@ -30,10 +37,13 @@ export function ActivityLog({ projectId }: { projectId: string }) {
       <ol className="activity" data-testid="activity">
         {events?.map((e) => (
           <li key={e.id} className={`ev-${e.type}`}>
-            <span className="small muted"><Ago at={e.createdAt} /></span> <span className="badge">{e.type}</span> {e.message}
+            <span className="small muted"><Ago at={e.createdAt} /></span> <span className="badge">{TYPE_WORDS[e.type] ?? e.type}</span> {e.message}
           </li>
         ))}
       </ol>
+      {hasNextPage && (
+        <button type="button" className="secondary small" disabled={isFetchingNextPage} onClick={() => fetchNextPage()}>Show older</button>
+      )}
     </section>
   );
 }

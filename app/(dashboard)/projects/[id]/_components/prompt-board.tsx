@@ -34,7 +34,18 @@ export function PromptBoard({ projectId, canOperate }: { projectId: string; canO
             or let the planner propose work when the queue runs dry. Start the loop (<kbd>o</kbd>) and the next eligible prompt runs.</p>
         </div>
       )}
-      <div className="board">
+      {/* Until the prompts arrive the columns show placeholders: "Done 0" would be a claim, not a fact. */}
+      {!prompts && (
+        <div className="board" aria-busy="true" data-testid="board-loading">
+          {columns.map((col) => (
+            <div className="column" key={col.status}>
+              <h3>{col.title}</h3>
+              <div className="card skeleton" aria-hidden="true" />
+            </div>
+          ))}
+        </div>
+      )}
+      {prompts && <div className="board">
         {columns.map((col) => {
           const items = all.filter((p) => p.status === col.status).sort(byPriorityThenNumber);
           return (
@@ -47,7 +58,7 @@ export function PromptBoard({ projectId, canOperate }: { projectId: string; canO
             </div>
           );
         })}
-      </div>
+      </div>}
     </section>
   );
 }
