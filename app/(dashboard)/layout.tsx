@@ -4,6 +4,7 @@ import { requirePageActor } from "./current";
 import { countPendingApprovals } from "@/lib/approvals/list";
 import { Nav } from "./nav";
 import { TeamSwitcher } from "./team-switcher";
+import { ShortcutHelp } from "./shortcut-help";
 import { QueryProvider } from "./_live/query-provider";
 import { LiveProvider } from "./_live/live-provider";
 import { LiveIndicator } from "./_ui/live-indicator";
@@ -26,6 +27,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
           </form>
         </header>
         <main>{children}</main>
+        <ShortcutHelp />
       </LiveProvider>
     </QueryProvider>
   );

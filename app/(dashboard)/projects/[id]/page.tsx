@@ -8,6 +8,7 @@ import { PromptBoard } from "./_components/prompt-board";
 import { RunningAgents } from "./_components/running-agents";
 import { ActivityLog } from "./_components/activity-log";
 import { SandboxNotice } from "./_components/sandbox-notice";
+import { RunToasts } from "./_components/run-toasts";
 
 export const dynamic = "force-dynamic";
 
@@ -27,6 +28,7 @@ export default async function ProjectPage({ params }: { params: Promise<{ id: st
         {roleAtLeast(viewer.role, "admin") && <Link className="button secondary" href={`/projects/${id}/settings`}>Settings</Link>}
       </div>
       <SandboxNotice unsandboxed={unsandboxed} />
+      <RunToasts projectId={id} />
       <LoopControls projectId={id} canOperate={canOperate} />
       <div className="split">
         <PromptBoard projectId={id} canOperate={canOperate} />
