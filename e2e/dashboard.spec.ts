@@ -19,7 +19,7 @@ test("create a project, queue dependent prompts, run them live, keyboard toggles
   // A field's error keeps everything typed.
   await page.getByLabel("Base branch").fill("bad..branch");
   await page.getByRole("button", { name: "Create project" }).click();
-  await expect(page.locator(".field.invalid")).toContainText("baseBranch is not a valid branch name");
+  await expect(page.locator(".field.invalid")).toContainText("Base branch is not a valid branch name");
   await expect(page.getByLabel("Name", { exact: true })).toHaveValue("Live e2e");
   await expect(page.getByLabel("Repository path")).toHaveValue(repo);
   await expect(page.getByLabel("Base branch")).toHaveValue("bad..branch");
