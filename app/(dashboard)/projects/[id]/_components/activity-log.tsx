@@ -16,7 +16,7 @@ const filters = [
 // The kinds of events in words; the message beside each is already a sentence.
 const TYPE_WORDS: Record<string, string> = {
   loopStatus: "loop", taskAssigned: "started", taskCompleted: "done", taskFailed: "failed", promptsChange: "prompts",
-  projectChange: "project", started: "loop started", stopped: "loop stopped", paused: "paused", resumed: "resumed", allDone: "all done", error: "error",
+  projectChange: "project", runChange: "run", started: "loop started", stopped: "loop stopped", paused: "paused", resumed: "resumed", allDone: "all done", error: "error",
 };
 
 export function ActivityLog({ projectId }: { projectId: string }) {
