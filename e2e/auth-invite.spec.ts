@@ -63,6 +63,7 @@ test("an owner invites a viewer, who joins and can read but not run the loop or 
   const demo = projects.find((p: { name: string }) => p.name === "Demo app");
   await viewer.goto(`/projects/${demo.id}`);
   await expect(viewer.getByRole("switch", { name: /Loop/ })).toBeDisabled();
+  await expect(viewer.getByTestId("why-disabled")).toHaveText("You can watch this project; operators, admins and owners control its loop.");
   const toggle = await viewer.request.post(`/api/projects/${demo.id}/loop`, { data: { action: "stop" }, headers: { origin: baseURL! } });
   expect(toggle.status()).toBe(403);
   expect((await toggle.json()).error.code).toBe("forbidden");

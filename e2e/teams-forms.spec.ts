@@ -113,6 +113,38 @@ test("unknown API paths answer JSON, ? opens the shortcut help, the board starts
   await page.keyboard.press("Escape");
   await expect(help).toBeHidden();
 
+  // The demo project's loop runs: a new prompt's run ends in a toast on the open project page.
+  await page.getByRole("button", { name: "New prompt" }).click();
+  await page.getByLabel("Title").fill("Toast me");
+  await page.getByLabel("Prompt (Markdown)").fill("print toasting\n\n```file toast.txt\ntoast\n```\n");
+  await page.getByRole("button", { name: "Add prompt" }).click();
+  await expect(page.getByTestId("toasts")).toContainText("Toast me", { timeout: 60_000 });
+  await screenshots(page, "run-toast");
+
+  // Waiting approvals are counted in the navigation and filtered by project and kind.
+  await page.goto(`/projects/${project.id}/settings`);
+  await page.getByLabel("Approval before a prompt runs").selectOption("all");
+  await page.getByRole("button", { name: "Save settings" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Saved" })).toBeVisible();
+  await page.goto(`/projects/${project.id}`);
+  await page.getByRole("button", { name: "New prompt" }).click();
+  await page.getByLabel("Title").fill("Wait for me");
+  await page.getByRole("button", { name: "Add prompt" }).click();
+  await page.goto("/approvals");
+  const waiting = (await page.getByRole("heading", { name: /^Waiting/ }).textContent())!.match(/\((\d+)\)/)![1];
+  expect(Number(waiting)).toBeGreaterThan(0);
+  await expect(page.getByTestId("pending-approvals")).toHaveText(waiting);
+  await page.getByRole("form", { name: "Filter approvals" }).getByLabel("Kind").selectOption("pr_merge");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page.getByTestId("approval")).toHaveCount(0);
+  await page.getByRole("form", { name: "Filter approvals" }).getByLabel("Kind").selectOption("prompt_run");
+  await page.getByRole("button", { name: "Filter" }).click();
+  const waitingCard = page.getByTestId("approval").filter({ hasText: "Wait for me" });
+  await expect(waitingCard.getByRole("link", { name: project.name })).toHaveAttribute("href", `/projects/${project.id}`);
+  await screenshots(page, "approvals-filtered");
+  await waitingCard.getByRole("link", { name: /Wait for me/ }).click();
+  await expect(page.getByRole("heading", { name: /Wait for me/ })).toBeVisible();
+
   // Deleting asks first; an unused profile goes.
   await page.goto("/profiles");
   const form = page.getByRole("form", { name: "New profile" });
