@@ -9,8 +9,15 @@ import { acceptInvitation, InvitationSignInError } from "@/lib/teams/accept";
 import { clientAddress } from "@/lib/auth/rate-limit";
 import { AccessError } from "@/lib/auth/access";
 import { INVITE_COOKIE } from "@/lib/teams/oauth";
+import { TEAM_COOKIE } from "@/lib/teams/current";
 import { accountInput, fieldErrors } from "@/lib/auth/schemas";
 import { text, type FormState } from "@/app/(auth)/form-state";
+
+/** Someone who just joined a team lands in it, not in a team they belonged to before. */
+async function workIn(teamId: string) {
+  const secure = new URL(getEnv().APP_URL).protocol === "https:";
+  (await cookies()).set(TEAM_COOKIE, teamId, { httpOnly: true, sameSite: "lax", maxAge: 31_536_000, path: "/", secure });
+}
 
 function explain(err: unknown, values: Record<string, string>): FormState {
   if (err instanceof z.ZodError) return { errors: fieldErrors(err), values };
@@ -28,7 +35,8 @@ export async function acceptWithAccount(token: string, _prev: FormState, form: F
   const parsed = accountInput.safeParse(raw);
   if (!parsed.success) return { errors: fieldErrors(parsed.error), values };
   try {
-    await acceptInvitation(token, raw, new Date(), clientAddress(await headers()));
+    const joined = await acceptInvitation(token, raw, new Date(), clientAddress(await headers()));
+    await workIn(joined.teamId);
   } catch (err) {
     return explain(err, values);
   }
@@ -41,7 +49,8 @@ export async function acceptAsSignedIn(token: string, _prev: FormState): Promise
   const userId = (await auth())?.user?.id;
   if (!userId) return { errors: { form: "Your session has ended: sign in again." } };
   try {
-    await acceptInvitation(token, { userId });
+    const joined = await acceptInvitation(token, { userId });
+    await workIn(joined.teamId);
   } catch (err) {
     return explain(err, {});
   }
