@@ -38,7 +38,7 @@ test("a person writes in a thread; the demo lead answers and the receipts turn â
   const box = page.getByLabel("Message");
   await box.fill("   ");
   await page.getByRole("button", { name: "Send" }).click();
-  await expect(page.locator("form.reply").getByRole("alert")).toHaveText("text is required");
+  await expect(page.locator("form.reply").getByRole("alert")).toHaveText("Message is required");
   await expect(box).toHaveValue("   ");
 
   await box.fill("The login page run failed twice. What happened?");

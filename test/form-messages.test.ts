@@ -15,13 +15,15 @@ import { invitationInput } from "@/lib/teams/invitations";
 import { credentialInput } from "@/lib/credentials/schema";
 import { policyInput } from "@/lib/approvals/policy";
 import { decisionInput } from "@/lib/approvals/decide";
+import { personTurnInput, threadInput } from "@/lib/threads/schema";
+import { teamInput } from "@/lib/teams/create";
 import { PATCH as patchSettings } from "@/app/api/projects/[id]/settings/route";
 import { createTeamWithProject } from "./helpers/fixtures";
 import { apiToken, params, request } from "./helpers/api";
 
 const schemas: Record<string, z.ZodType> = {
   settingsInput, projectInput, projectPatch, promptInput, importInput, profileInput, tokenInput, invitationInput,
-  credentialInput, policyInput, decisionInput,
+  credentialInput, policyInput, decisionInput, personTurnInput, threadInput, teamInput,
 };
 
 const shapeOf = (schema: z.ZodType): Record<string, z.ZodType> => {

@@ -64,6 +64,7 @@ export const FIELD_LABELS: Record<string, string> = {
   value: "Value",
   decision: "Decision",
   comment: "Comment",
+  text: "Message",
   kind: "Kind",
   status: "Status",
   token: "Token",
