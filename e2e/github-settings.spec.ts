@@ -39,7 +39,7 @@ test("a GitHub project connects from its settings, tests the connection, shows t
   const secret = await form.getByLabel("Webhook secret").inputValue();
   expect(secret).toMatch(/^[0-9a-f]{64}$/);
   await form.getByRole("button", { name: "Connect", exact: true }).click();
-  await expect(form.locator(".field.invalid")).toContainText("token is not a GitHub token");
+  await expect(form.locator(".field.invalid")).toContainText("Token is not a GitHub token");
   await expect(form.getByLabel("Webhook secret")).toHaveValue(secret);
   await screenshots(page, "github-connect-error");
 

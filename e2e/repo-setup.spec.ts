@@ -34,7 +34,7 @@ test("project set-up refuses a missing folder, a plain folder and a missing bran
   await page.getByLabel("Repository path").fill(repo);
   await page.getByLabel("Base branch").fill("develop");
   await page.getByRole("button", { name: "Test repository" }).click();
-  await expect(page.locator(".field.invalid").filter({ has: page.getByLabel("Base branch") })).toContainText("baseBranch does not exist in");
+  await expect(page.locator(".field.invalid").filter({ has: page.getByLabel("Base branch") })).toContainText("Base branch does not exist in");
   await expect(page.locator(".field.invalid").filter({ has: page.getByLabel("Base branch") })).toContainText("branches there: main");
   await expect(page.getByLabel("Base branch")).toHaveValue("develop");
   await screenshots(page, "setup-missing-branch");
@@ -60,7 +60,7 @@ test("project set-up refuses a missing folder, a plain folder and a missing bran
   const project = page.getByRole("form", { name: "Project" });
   await project.getByLabel("Base branch").fill("release");
   await project.getByRole("button", { name: "Save project" }).click();
-  await expect(project.locator(".field.invalid")).toContainText("baseBranch does not exist in");
+  await expect(project.locator(".field.invalid")).toContainText("Base branch does not exist in");
   await expect(project.getByLabel("Base branch")).toHaveValue("release");
   await project.getByLabel("Base branch").fill("main");
   await project.getByRole("button", { name: "Test repository" }).click();

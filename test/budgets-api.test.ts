@@ -11,11 +11,11 @@ const settingsOf = (projectId: string) => getDb().projectSettings.findUniqueOrTh
 
 describe("budget settings through the API", () => {
   it.each([
-    ["dailyBudgetUsd", -1, "dailyBudgetUsd must be from 0 to 1000000 USD"],
-    ["dailyBudgetUsd", "abc", "dailyBudgetUsd must be a number"],
-    ["monthlyBudgetUsd", "1e400", "monthlyBudgetUsd must be a number"],
-    ["monthlyBudgetUsd", "NaN", "monthlyBudgetUsd must be a number"],
-    ["dailyBudgetUsd", 1e13, "dailyBudgetUsd must be from 0 to 1000000 USD"],
+    ["dailyBudgetUsd", -1, "Daily budget must be from 0 to 1000000 USD"],
+    ["dailyBudgetUsd", "abc", "Daily budget must be a number"],
+    ["monthlyBudgetUsd", "1e400", "Monthly budget must be a number"],
+    ["monthlyBudgetUsd", "NaN", "Monthly budget must be a number"],
+    ["dailyBudgetUsd", 1e13, "Daily budget must be from 0 to 1000000 USD"],
     ["budgetStopsRuns", "yes", null],
   ])("refuses %s = %j with a field error and changes nothing", async (field, value, message) => {
     const { project, team } = await createTeamWithProject();

@@ -38,7 +38,7 @@ describe("GitHub from the project settings", () => {
     const { project, token, fullName } = await createGithubProject(double);
     const refused = await patchProject(request("PATCH", `/api/projects/${project.id}`, token, { baseBranch: "release" }), params(project.id));
     expect(refused.status).toBe(400);
-    expect((await refused.json()).error).toMatchObject({ field: "baseBranch", message: `baseBranch does not exist in ${fullName} on GitHub` });
+    expect((await refused.json()).error).toMatchObject({ field: "baseBranch", message: `Base branch does not exist in ${fullName} on GitHub` });
     await getDb().project.update({ where: { id: project.id }, data: { baseBranch: "release", activeBranch: "release" } });
     expect(await (await testConnection(project.id, token)).json()).toEqual({ ok: false, step: "branch", message: `branch release does not exist in ${fullName} on GitHub` });
   });
@@ -48,7 +48,7 @@ describe("GitHub from the project settings", () => {
     await getDb().project.update({ where: { id: project.id }, data: { baseBranch: "release", activeBranch: "release" } });
     const res = await putConnection(request("PUT", `/api/projects/${project.id}/github`, token, { kind: "pat", token: PAT }), params(project.id));
     expect(res.status).toBe(400);
-    expect((await res.json()).error).toMatchObject({ field: "baseBranch", message: expect.stringMatching(/^baseBranch does not exist in acme\/widgets-\w+ on GitHub$/) });
+    expect((await res.json()).error).toMatchObject({ field: "baseBranch", message: expect.stringMatching(/^Base branch does not exist in acme\/widgets-\w+ on GitHub$/) });
   });
 
   it("answers a GitHub run's links from its project's connection", async () => {

@@ -39,10 +39,10 @@ describe("repository set-up", () => {
     writeFileSync(join(inner, "a.txt"), "x\n");
     const before = await getDb().project.count({ where: { teamId: team.id } });
 
-    expect(await refusal(await create({ repoPath: join(tempRepoPath("gone"), "nothing") }))).toMatchObject({ code: "invalid", field: "repoPath", message: "repoPath does not exist on the server" });
-    expect(await refusal(await create({ repoPath: plain }))).toMatchObject({ code: "invalid", field: "repoPath", message: "repoPath is not a git repository (no .git found there)" });
-    expect(await refusal(await create({ repoPath: inner }))).toMatchObject({ field: "repoPath", message: `repoPath is a folder inside the repository ${repoPath}: name the repository itself` });
-    expect(await refusal(await create({ repoPath, baseBranch: "develop" }))).toMatchObject({ code: "invalid", field: "baseBranch", message: "baseBranch does not exist in this repository; branches there: main" });
+    expect(await refusal(await create({ repoPath: join(tempRepoPath("gone"), "nothing") }))).toMatchObject({ code: "invalid", field: "repoPath", message: "Repository path does not exist on the server" });
+    expect(await refusal(await create({ repoPath: plain }))).toMatchObject({ code: "invalid", field: "repoPath", message: "Repository path is not a git repository (no .git found there)" });
+    expect(await refusal(await create({ repoPath: inner }))).toMatchObject({ field: "repoPath", message: `Repository path is a folder inside the repository ${repoPath}: name the repository itself` });
+    expect(await refusal(await create({ repoPath, baseBranch: "develop" }))).toMatchObject({ code: "invalid", field: "baseBranch", message: "Base branch does not exist in this repository; branches there: main" });
     expect(await getDb().project.count({ where: { teamId: team.id } })).toBe(before);
     expect((await create({ repoPath })).status).toBe(201);
   });
@@ -62,7 +62,7 @@ describe("repository set-up", () => {
     const full = tempRepoPath("full");
     mkdirSync(full);
     writeFileSync(join(full, "keep.txt"), "mine\n");
-    expect(await refusal(await create({ repoPath: full, initRepository: true }))).toMatchObject({ field: "repoPath", message: "repoPath is not empty: a new repository is only created in an empty folder" });
+    expect(await refusal(await create({ repoPath: full, initRepository: true }))).toMatchObject({ field: "repoPath", message: "Repository path is not empty: a new repository is only created in an empty folder" });
   });
 
   it("checks the path and the branch at every settings change, leaving the project as it was", async () => {
@@ -73,10 +73,10 @@ describe("repository set-up", () => {
     const other = createDemoRepo(tempRepoPath("other"));
     execFileSync("git", ["branch", "-m", "main", "trunk"], { cwd: other });
 
-    expect(await refusal(await patch({ baseBranch: "nope" }))).toMatchObject({ field: "baseBranch", message: "baseBranch does not exist in this repository; branches there: main" });
-    expect(await refusal(await patch({ repoPath: plain }))).toMatchObject({ field: "repoPath", message: "repoPath is not a git repository (no .git found there)" });
+    expect(await refusal(await patch({ baseBranch: "nope" }))).toMatchObject({ field: "baseBranch", message: "Base branch does not exist in this repository; branches there: main" });
+    expect(await refusal(await patch({ repoPath: plain }))).toMatchObject({ field: "repoPath", message: "Repository path is not a git repository (no .git found there)" });
     // The new path is checked with the branch the project keeps.
-    expect(await refusal(await patch({ repoPath: other }))).toMatchObject({ field: "baseBranch", message: "baseBranch does not exist in this repository; branches there: trunk" });
+    expect(await refusal(await patch({ repoPath: other }))).toMatchObject({ field: "baseBranch", message: "Base branch does not exist in this repository; branches there: trunk" });
     expect(await getDb().project.findUniqueOrThrow({ where: { id: project.id } })).toMatchObject({ repoPath, baseBranch: "main" });
     expect((await patch({ repoPath: other, baseBranch: "trunk" })).status).toBe(200);
     expect(await getDb().project.findUniqueOrThrow({ where: { id: project.id } })).toMatchObject({ repoPath: other, baseBranch: "trunk" });

@@ -77,6 +77,11 @@ export const FIELD_LABELS: Record<string, string> = {
   limit: "Page size",
   type: "Type",
   teamId: "Team",
+  useRunners: "Run executors on remote runners",
+  dailyBudgetUsd: "Daily budget",
+  monthlyBudgetUsd: "Monthly budget",
+  budgetStopsRuns: "At 100 %, running runs",
+  initRepository: "Create a new repository here",
 };
 
 // Lists a person edits one entry per line; an index there is a line number.
