@@ -26,12 +26,12 @@ describe("API tokens", () => {
     expect(row).toMatchObject({ teamId: team.id, projectId: project.id, name: "CI", role: "viewer", tokenHash: hashToken(token), prefix: token.slice(0, 12), createdById: user.id, runId: null, revokedAt: null });
     expect(row.expiresAt).toEqual(new Date(now.getTime() + 30 * DAY));
     expect(apiToken).toEqual({
-      id: row.id, name: "CI", role: "viewer", prefix: token.slice(0, 12), projectId: project.id, projectName: project.name,
+      id: row.id, kind: "api", name: "CI", role: "viewer", prefix: token.slice(0, 12), projectId: project.id, projectName: project.name,
       lastUsedAt: null, expiresAt: row.expiresAt, revokedAt: null, createdAt: row.createdAt, active: true,
     });
     expect((await audits(team.id)).at(-1)).toEqual({
       action: "token.created", actorType: "user", targetType: "api_token", targetId: row.id, before: null,
-      after: { name: "CI", role: "viewer", projectId: project.id, expiresAt: row.expiresAt!.toISOString(), prefix: token.slice(0, 12) },
+      after: { kind: "api", name: "CI", role: "viewer", projectId: project.id, expiresAt: row.expiresAt!.toISOString(), prefix: token.slice(0, 12) },
     });
   });
 

@@ -15,7 +15,7 @@ type LoadedRun = NonNullable<Awaited<ReturnType<typeof loadRun>>>;
 
 function pullText(run: LoadedRun) {
   const p = run.prompt;
-  const title = p ? `#${p.number}: ${p.title}` : `${run.kind} run ${run.id}`;
+  const title = p ? `P${p.number}: ${p.title}` : `${run.kind} run ${run.id}`;
   const body = [
     p ? p.body.trim() : "",
     run.summary ? `### Agent summary\n\n${run.summary.trim()}` : "",
@@ -74,7 +74,7 @@ export async function publishRun(runId: string): Promise<PublishStatus | null> {
         await changePromptStatus(prompt.id, { from: ["in_progress", "done", "cancelled"], to: "pending", data: { branch: null } }, tx);
       }
     }, () => ({
-      activity: ["activity", `PR #${closed.number} is already ${closed.state}: the new work on ${run.branch} was not pushed${prompt?.status === "in_progress" ? `; P${prompt.number} starts again on a new branch` : ""}`, { runId, promptId: prompt?.id }],
+      activity: ["activity", `PR #${closed.number} is already ${closed.state}: the new work on ${run.branch} was not pushed${prompt?.status === "in_progress" ? `; #${prompt.number} starts again on a new branch` : ""}`, { runId, promptId: prompt?.id }],
       nudge: "follow-up after a closed PR",
     }));
     return "skipped";

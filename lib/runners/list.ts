@@ -32,5 +32,5 @@ export async function listPromptsAwaitingRunner(actor: Actor) {
     orderBy: { queuedAt: "asc" },
     take: 100,
   });
-  return runs.map((r) => ({ id: r.prompt!.id, label: `${r.project.name} · P${r.prompt!.number} ${r.prompt!.title}` }));
+  return runs.map((r) => ({ id: r.prompt!.id, label: `${r.project.name} · #${r.prompt!.number} ${r.prompt!.title}` }));
 }

@@ -28,7 +28,7 @@ export async function discardRunWorktree(project: Project, runId: string, by: Au
   await removeWorktree({ repoPath, path: run.worktreePath, branch: run.branch, baseBranch: project.activeBranch ?? project.baseBranch, discardUnmerged: true });
   const n = await db.run.updateMany({ where: { id: runId, worktreePath: run.worktreePath }, data: { worktreePath: null, discardedAt: new Date() } });
   if (n.count === 0) return;
-  const label = run.prompt ? `P${run.prompt.number} ${run.prompt.title}` : `${run.kind} run`;
+  const label = run.prompt ? `#${run.prompt.number} ${run.prompt.title}` : `${run.kind} run`;
   await recordChange(project, {
     audit: { by, action: "run.worktree_discarded", target: { type: "run", id: runId }, before: { worktreePath: run.worktreePath, branch: run.branch, mergeStatus: run.mergeStatus } },
     activity: ["runChange", `${label}: worktree ${run.worktreePath} discarded (branch ${run.branch} keeps its commits)`, { runId, promptId: run.promptId ?? undefined }],

@@ -69,7 +69,7 @@ export function agentMcpServer(actor: Actor, run: AgentRun): McpServer {
     const prompt = await createPrompt(actor, run.project, input);
     // The lead's decision is a route turn in its thread, whose receipts follow the worker.
     if (run.kind === "lead" && run.threadId) {
-      await appendTurn(run.threadId, { actor: "lead", actorId: run.id, action: "route", text: `P${prompt.number} ${prompt.title} goes to the queue`, target: promptTarget(prompt.id) });
+      await appendTurn(run.threadId, { actor: "lead", actorId: run.id, action: "route", text: `#${prompt.number} ${prompt.title} goes to the queue`, target: promptTarget(prompt.id) });
     }
     return json({ id: prompt.id, number: prompt.number, approval: prompt.approval });
   });
