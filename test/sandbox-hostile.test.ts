@@ -87,6 +87,7 @@ describe("a hostile agent in the sandbox", () => {
     expect(run!.egress).toEqual({
       allowed: { [otherHostAddress]: 1 },
       blocked: { "127.0.0.1": 1, localhost: 2, "example.org": 1 },
+      recorded: ["agent"], // the report key that makes a retried report count once
     });
   });
 });

@@ -97,6 +97,12 @@ describe("a tick (seed 000)", () => {
 
   it("announces all done once and stops the autopilot itself (seed 003), and finishes stopping when the last agent is gone", async () => {
     const { team, project } = await runningProject({ plannerEnabled: true });
+    // An empty queue waits for its first prompt: the loop keeps running.
+    expect(await runTick(project.id, clock)).toMatchObject({ decision: { kind: "all_done" } });
+    expect((await loopStateOf(project.id)).mode).toBe("running");
+    expect((await announced(team.id)).filter((e) => e.type === "allDone")).toEqual([]);
+    const done = await addPrompt(project.id, { number: 1, title: "one", body: "" });
+    await getDb().prompt.update({ where: { id: done.id }, data: { status: "done" } });
     expect(await runTick(project.id, clock)).toMatchObject({ decision: { kind: "all_done" } });
     expect((await loopStateOf(project.id)).mode).toBe("stopped");
     expect(await runTick(project.id, clock)).toMatchObject({ decision: { kind: "idle", message: "Loop stopped" } });

@@ -139,10 +139,15 @@ async function applyDecision(snap: TickSnapshot, decision: Decision, now: Date, 
       await enqueueSpawn(run.id);
       await recordActivity(project, "taskAssigned", `Planner run ${run.id} queued`, { runId: run.id });
     }
-  } else if (decision.kind === "all_done") {
+  } else if (decision.kind === "all_done" && snap.prompts.length > 0) {
     // Seed 003: no tasks left and no agent running → the autopilot exits (Start runs it again).
+    // A queue that never had a prompt is waiting for its first one, not done: it keeps running.
     await announce(project.teamId, { type: "allDone", projectId: project.id });
     await changeLoopMode(project, "stop", SYSTEM, say.allDoneStopMessage);
+    // A prompt added while this tick decided was not in its snapshot: it must not wait for a person.
+    if (await db.prompt.count({ where: { projectId: project.id, planningKey: project.planningKey, status: "pending" } })) {
+      await changeLoopMode(project, "start", SYSTEM, "Loop started again: a prompt arrived as the queue ran dry");
+    }
   } else if (decision.kind === "idle" && ls.mode === "stopping" && snap.runs.length === 0) {
     // The periodic tick goes with the loop: a stopped project costs nothing.
     const outbox = await db.$transaction(async (tx) => {
