@@ -4,7 +4,6 @@ import { afterEach, afterAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { enqueueTick } from "@/lib/queues";
 import { runTick } from "@/lib/loop/tick";
-import { changeLoopMode } from "@/lib/loop/controls";
 import { closeRunnerWake } from "@/lib/runners/wake";
 import { addPrompt, createTeamWithProject, waitUntil } from "./helpers/fixtures";
 import { startWorkerProcess, stopWorkerProcess, waitForWorkers } from "./helpers/worker-process";
@@ -53,10 +52,10 @@ describe("a real runner process", () => {
     await api.stop();
     await waitUntil("the runner to notice", async () => runner.output().includes("server unreachable")).catch(fail);
     api = await startRunnerApi(port);
-    // The queue ran dry after P1, so the autopilot stopped itself (seed 003); Start runs it again.
+    // The queue ran dry after P1, so the autopilot stopped itself (seed 003); new work starts it again.
     await waitUntil("the loop to stop itself", async () => (await db.loopState.findUniqueOrThrow({ where: { projectId: project.id } })).mode === "stopped").catch(fail);
     await addPrompt(project.id, { number: 2, title: "two", body: fileEdit("two.txt", "2") });
-    await changeLoopMode(project, "start");
+    await enqueueTick(project.id, "after restart");
     await waitUntil("P2 merged", async () => (await db.prompt.findFirst({ where: { projectId: project.id, number: 2, status: "done" } })), 90_000).catch(fail);
     const runs = await db.run.findMany({ where: { projectId: project.id } });
     // Each prompt ran exactly once.

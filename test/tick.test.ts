@@ -1,6 +1,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { runTick } from "@/lib/loop/tick";
+import { changeLoopMode } from "@/lib/loop/controls";
+import { createPrompt } from "@/lib/prompts/create";
 import { promptSnapshot } from "@/lib/loop/snapshot";
 import { workerId } from "@/lib/worker-id";
 import { sweepRuns } from "@/lib/runs/reconcile";
@@ -110,6 +112,16 @@ describe("a tick (seed 000)", () => {
     expect((await announced(team.id)).filter((e) => e.type === "stopped")).toHaveLength(1);
     expect(await getDb().auditEvent.findFirst({ where: { teamId: team.id, action: "loop.stop" } })).toMatchObject({ actorType: "system" });
 
+    // New work starts a loop the autopilot stopped for an empty queue; a person's Stop stays.
+    const person = { kind: "user" as const, id: "someone", teamId: team.id, role: "owner" as const, projectId: null };
+    const fresh = await getDb().project.findUniqueOrThrow({ where: { id: project.id } });
+    await createPrompt(person, fresh, { title: "more", body: "" });
+    expect(await loopStateOf(project.id)).toMatchObject({ mode: "running", pauseReason: null });
+    await changeLoopMode(fresh, "stop", person);
+    await createPrompt(person, fresh, { title: "even more", body: "" });
+    expect((await loopStateOf(project.id)).mode).toBe("stopped");
+    await getDb().prompt.updateMany({ where: { projectId: project.id }, data: { status: "done" } });
+
     await getDb().loopState.update({ where: { projectId: project.id }, data: { mode: "stopping" } });
     const run = await getDb().run.create({ data: { projectId: project.id, kind: "executor", status: "running", adapter: "demo", leaseExpiresAt: new Date(now.getTime() + 60_000) } });
     await runTick(project.id, clock);
@@ -118,7 +130,7 @@ describe("a tick (seed 000)", () => {
     await runTick(project.id, clock);
     expect((await loopStateOf(project.id)).mode).toBe("stopped");
     expect((await activity(project.id)).filter((a) => a.type === "stopped").map((a) => a.message)).toEqual([
-      "Loop stopped: all done, no tasks remain (Start runs it again)", "Loop stopped: all running agents finished",
+      "Loop stopped: all done, no tasks remain (a new prompt or Start runs it again)", "Loop stopped", "Loop stopped: all running agents finished",
     ]);
   });
 

@@ -14,6 +14,20 @@ export interface Change {
   nudge?: string;
   /** Other work orders the change causes (a schedule to follow, a pull request to look at again). */
   wakeUps?: OutboxMessage[];
+  /** The change queues work: a loop the system stopped because its queue ran dry runs again. */
+  addsWork?: boolean;
+}
+
+/** The reason kept on a loop the autopilot stopped because no tasks remained (seed 003). */
+export const QUEUE_RAN_DRY = "queue ran dry";
+
+/**
+ * New work starts a loop that stopped only because its queue ran dry; a person's Stop stays.
+ * Returns whether it did (the loop's periodic tick must then come back).
+ */
+export async function restartDryLoop(tx: Prisma.TransactionClient, projectId: string): Promise<boolean> {
+  const n = await tx.loopState.updateMany({ where: { projectId, mode: "stopped", pauseReason: QUEUE_RAN_DRY }, data: { mode: "running", pauseReason: null } });
+  return n.count > 0;
 }
 
 /**
@@ -30,6 +44,7 @@ export async function commitChange<T>(project: Project, write: (tx: Prisma.Trans
     if (change.audit) await recordAudit({ teamId: project.teamId, ...change.audit }, tx);
     await writeActivity(tx, project, ...change.activity);
     const messages: OutboxMessage[] = [...(change.wakeUps ?? [])];
+    if (change.addsWork && (await restartDryLoop(tx, project.id))) messages.push({ kind: "schedule", projectId: project.id });
     if (change.nudge) messages.push({ kind: "tick", projectId: project.id, reason: change.nudge });
     return { result, change, outbox: await recordOutbox(tx, messages) };
   });

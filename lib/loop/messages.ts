@@ -49,7 +49,7 @@ export function spawnPlannerMessage(unproductiveSpawns: number): string {
   return `Spawning emergent planner: no pending or in-progress prompts${history}`;
 }
 
-export const allDoneStopMessage = "Loop stopped: all done, no tasks remain (Start runs it again)";
+export const allDoneStopMessage = "Loop stopped: all done, no tasks remain (a new prompt or Start runs it again)";
 
 export const allDoneMessage = "All done: no pending or in-progress prompts and no planner configured";
 

@@ -12,6 +12,7 @@ import { decide } from "@/lib/loop/decide";
 import { releaseTickLock, TICK_LOCK_MS } from "@/lib/loop/lock";
 import { loadTickSnapshot, lockAndLoad, tickSkipReason, type TickSnapshot } from "@/lib/loop/load";
 import { recordActivity } from "@/lib/activity/record";
+import { QUEUE_RAN_DRY } from "@/lib/activity/change";
 import { applyBudgetToLoop, pauseForBudget } from "@/lib/loop/budget";
 import { BudgetRefusal } from "@/lib/budgets/reserve";
 import { promptSnapshot } from "@/lib/loop/snapshot";
@@ -144,7 +145,9 @@ async function applyDecision(snap: TickSnapshot, decision: Decision, now: Date, 
     // A queue that never had a prompt is waiting for its first one, not done: it keeps running.
     await announce(project.teamId, { type: "allDone", projectId: project.id });
     await changeLoopMode(project, "stop", SYSTEM, say.allDoneStopMessage);
-    // A prompt added while this tick decided was not in its snapshot: it must not wait for a person.
+    // Marked as stopped for an empty queue: new work starts it again (restartDryLoop); a person's Stop stays.
+    await db.loopState.updateMany({ where: { projectId: project.id, mode: "stopped" }, data: { pauseReason: QUEUE_RAN_DRY } });
+    // A prompt added while this tick decided was not in its snapshot, nor did it see the mark.
     if (await db.prompt.count({ where: { projectId: project.id, planningKey: project.planningKey, status: "pending" } })) {
       await changeLoopMode(project, "start", SYSTEM, "Loop started again: a prompt arrived as the queue ran dry");
     }

@@ -47,6 +47,7 @@ export async function createPrompt(actor: Actor, project: { id: string; teamId: 
         audit: { by: actor, action: "prompt.created", target: { type: "prompt", id: prompt.id }, after: { number: prompt.number, title: prompt.title, priority: prompt.priority, approval } },
         activity: ["promptsChange", `#${prompt.number} ${prompt.title} added`, { promptId: prompt.id }],
         nudge: "prompt created",
+        addsWork: true,
       }));
     } catch (err) {
       const taken = err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002";

@@ -47,6 +47,7 @@ export async function importPromptFiles(project: { id: string; teamId: string; p
     audit: { by, action: "prompts.imported", target: { type: "project", id: project.id }, after: { numbers, approval } },
     activity: ["promptsChange", `${prompts.length} prompt file(s) imported`],
     nudge: "prompts imported",
+    addsWork: true,
   }));
   return prompts.length;
 }

@@ -71,6 +71,7 @@ export async function retryPrompt(project: Project, promptId: string, by: AuditB
     audit: { by, action: "prompt.retried", target: { type: "prompt", id: promptId }, before: { status: prompt.status, attempts: prompt.attempts }, after: { status: "pending", attempts: 0 } },
     activity: ["promptsChange", `#${prompt.number} ${prompt.title}: back to the queue`, { promptId }],
     nudge: "prompt retried",
+    addsWork: true,
   } : null);
   if (!requeued) throw new PromptStateError(`#${prompt.number} is ${prompt.status}; only failed or cancelled prompts can be retried`);
 }

@@ -1,6 +1,8 @@
 import { mkdtempSync } from "node:fs";
 import { join } from "node:path";
 import { getDb, type TeamRole } from "@/lib/db";
+import { restartDryLoop } from "@/lib/activity/change";
+import { syncTickScheduler } from "@/lib/queues/outbox";
 import { createDemoRepo } from "@/lib/demo/repo";
 import { createProject } from "@/lib/projects/create";
 
@@ -38,9 +40,12 @@ export async function addMember(teamId: string, role: TeamRole) {
 
 export async function addPrompt(projectId: string, p: { number: number; title: string; body: string; priority?: number; dependencies?: number[] }) {
   const project = await getDb().project.findUniqueOrThrow({ where: { id: projectId } });
-  return getDb().prompt.create({
+  const prompt = await getDb().prompt.create({
     data: { projectId, planningKey: project.planningKey, priority: p.priority ?? 3, dependencies: p.dependencies ?? [], number: p.number, title: p.title, body: p.body },
   });
+  // As createPrompt does: new work starts a loop that stopped only because its queue ran dry.
+  if (await restartDryLoop(getDb(), projectId)) await syncTickScheduler(projectId);
+  return prompt;
 }
 
 export async function waitUntil<T>(what: string, check: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
