@@ -28,7 +28,7 @@ export function ProfileForm({ initial, readOnly }: { initial: Values; readOnly: 
   const { error: err, fieldError: errorFor } = save;
   const set = (k: keyof Values) => (e: { target: { value: string } }) => setV({ ...v, [k]: e.target.value });
   return (
-    <form className="panel" aria-label={initial.id ? `Profile ${initial.name}` : "New profile"} onSubmit={(e) => { e.preventDefault(); save.mutate(v); }}>
+    <form method="post" className="panel" aria-label={initial.id ? `Profile ${initial.name}` : "New profile"} onSubmit={(e) => { e.preventDefault(); save.mutate(v); }}>
       <h2>{initial.id ? initial.name : "New profile"}</h2>
       <fieldset disabled={readOnly || save.pending}>
         <Field label="Name" error={errorFor("name")}><input value={v.name} onChange={set("name")} /></Field>

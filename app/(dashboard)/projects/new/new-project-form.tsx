@@ -30,7 +30,7 @@ export function NewProjectForm({ profiles }: { profiles: Profile[] }) {
   const submit = (initRepository?: boolean) => { setLast("create"); test.reset(); create.mutate({ ...v, initRepository }); };
   const runTest = () => { setLast("test"); create.reset(); test.mutate({ repoPath: v.repoPath, baseBranch: v.baseBranch }); };
   return (
-    <form className="panel narrow" onSubmit={(e) => { e.preventDefault(); submit(); }}>
+    <form method="post" className="panel narrow" onSubmit={(e) => { e.preventDefault(); submit(); }}>
       <Field label="Name" error={errorFor("name")}><input name="name" value={v.name} onChange={set("name")} autoFocus /></Field>
       <Field label="Repository">
         <select name="repoKind" value={v.repoKind} onChange={set("repoKind")}>

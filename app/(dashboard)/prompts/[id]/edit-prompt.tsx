@@ -20,7 +20,7 @@ export function EditPrompt(p: Props) {
   if (!open) return <button type="button" className="secondary" onClick={() => setOpen(true)}>Edit prompt</button>;
   const set = (k: keyof typeof v) => (e: { target: { value: string } }) => setV({ ...v, [k]: e.target.value });
   return (
-    <form className="panel" onSubmit={(e) => { e.preventDefault(); save.mutate(v); }}>
+    <form method="post" className="panel" onSubmit={(e) => { e.preventDefault(); save.mutate(v); }}>
       <Field label="Title" error={errorFor("title")}><input value={v.title} onChange={set("title")} /></Field>
       <Field label="Prompt (Markdown)" error={errorFor("body")}><textarea rows={10} value={v.body} onChange={set("body")} /></Field>
       <div className="row">

@@ -8,7 +8,7 @@ export function OfferForm({ runnerId, waiting }: { runnerId: string; waiting: { 
   const offer = useApiMutation((form: FormData) => api(`/api/runners/${runnerId}/offers`, { method: "POST", body: { promptId: form.get("promptId") } }), { refresh: true });
   if (waiting.length === 0) return null;
   return (
-    <form onSubmit={submitFormData(offer)} className="inline-form" noValidate>
+    <form method="post" onSubmit={submitFormData(offer)} className="inline-form" noValidate>
       <label className="sr-only" htmlFor={`offer-${runnerId}`}>Prompt to offer</label>
       <select id={`offer-${runnerId}`} name="promptId" defaultValue={waiting[0].id}>
         {waiting.map((p) => <option key={p.id} value={p.id}>{p.label}</option>)}

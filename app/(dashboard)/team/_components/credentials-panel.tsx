@@ -32,7 +32,7 @@ export function CredentialsPanel({ credentials }: { credentials: CredentialView[
           ))}
         </AdminTable>
       )}
-      <form className="stack" noValidate onSubmit={submitFormData(save)}>
+      <form method="post" className="stack" noValidate onSubmit={submitFormData(save)}>
         <div className="form-row">
           <Field label="Variable name" hint="e.g. ANTHROPIC_API_KEY" error={fieldError("name")}>
             <input name="name" autoComplete="off" spellCheck={false} />

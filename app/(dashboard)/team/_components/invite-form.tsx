@@ -18,7 +18,7 @@ export function InviteForm({ myRole }: { myRole: TeamRole }) {
     { refresh: true, onSuccess: (created) => { setLink(created.url); setDraft(empty); } });
   const { error, pending, fieldError } = create;
   return (
-    <form onSubmit={(e) => { e.preventDefault(); create.mutate(draft); }} className="stack" noValidate aria-label="New invitation">
+    <form method="post" onSubmit={(e) => { e.preventDefault(); create.mutate(draft); }} className="stack" noValidate aria-label="New invitation">
       <div className="form-row">
         <Field label="Role" error={fieldError("role")}>
           <select name="role" value={draft.role} onChange={set("role")}>

@@ -11,7 +11,7 @@ export function NewTeamForm() {
   const create = useApiMutation((n: string) => api("/api/teams", { method: "POST", body: { name: n } }), { onSuccess: () => window.location.assign("/") });
   const { error, pending, fieldError } = create;
   return (
-    <form className="stack" noValidate aria-label="New team" onSubmit={(e) => { e.preventDefault(); create.mutate(name); }}>
+    <form method="post" className="stack" noValidate aria-label="New team" onSubmit={(e) => { e.preventDefault(); create.mutate(name); }}>
       <Field label="Team name" error={fieldError("name")}>
         <input name="name" value={name} maxLength={100} onChange={(e) => setName(e.target.value)} />
       </Field>

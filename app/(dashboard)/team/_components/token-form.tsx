@@ -21,7 +21,7 @@ export function TokenForm({ myRole, projects }: { myRole: TeamRole; projects: { 
   }), { refresh: true, onSuccess: (created) => { setSecret(created.token); setDraft(empty); } });
   const { error, pending, fieldError } = create;
   return (
-    <form onSubmit={(e) => { e.preventDefault(); create.mutate(draft); }} className="stack" noValidate aria-label="New token">
+    <form method="post" onSubmit={(e) => { e.preventDefault(); create.mutate(draft); }} className="stack" noValidate aria-label="New token">
       <div className="form-row">
         <Field label="Kind" hint={draft.kind === "runner" ? "Opens only the runner API: for agents on another machine" : "For CI and scripts: the dashboard's API"} error={fieldError("kind")}>
           <select name="kind" value={draft.kind} onChange={set("kind")}>

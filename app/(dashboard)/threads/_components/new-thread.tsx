@@ -17,7 +17,7 @@ export function NewThread({ projects }: { projects: { id: string; name: string }
   );
   const set = (k: keyof typeof v) => (e: { target: { value: string } }) => setV({ ...v, [k]: e.target.value });
   return (
-    <form className="panel" aria-label="New thread" onSubmit={(e) => { e.preventDefault(); create.mutate(v); }}>
+    <form method="post" className="panel" aria-label="New thread" onSubmit={(e) => { e.preventDefault(); create.mutate(v); }}>
       <div className="form-row">
         <Field label="Project" error={create.fieldError("projectId")}>
           <select value={v.projectId} onChange={set("projectId")}>{projects.map((p) => <option key={p.id} value={p.id}>{p.name}</option>)}</select>

@@ -53,7 +53,7 @@ export function ThreadView({ threadId, canWrite }: { threadId: string; canWrite:
       </ol>
       {thread.waitingForUser && !thread.closedAt && <p className="notice" data-testid="waiting">The lead agent is waiting for your answer.</p>}
       {thread.closedAt ? <p className="muted" data-testid="closed">This conversation is closed.</p> : canWrite && (
-        <form className="reply" onSubmit={(e) => { e.preventDefault(); send.mutate(text); }}>
+        <form method="post" className="reply" onSubmit={(e) => { e.preventDefault(); send.mutate(text); }}>
           <Field label="Message" error={send.fieldError("text")}>
             <textarea rows={3} value={text} onChange={(e) => setText(e.target.value)} placeholder="Write to the lead agent" />
           </Field>

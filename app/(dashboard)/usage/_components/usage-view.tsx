@@ -53,7 +53,7 @@ export function UsageView({ today }: { today: string }) {
         <h1>Usage</h1>
         <a className="button secondary" href={`/api/usage?from=${period.from}&to=${period.to}&format=csv`} download data-testid="usage-csv">Export CSV</a>
       </div>
-      <form className="row wrap" aria-label="Period" onSubmit={(e) => { e.preventDefault(); setPeriod(draft); }}>
+      <form method="get" className="row wrap" aria-label="Period" onSubmit={(e) => { e.preventDefault(); setPeriod(draft); }}>
         {presets.map(([label, days]) => (
           <button key={label} type="button" className="secondary" onClick={() => { const p = { from: daysBefore(today, days), to: today }; setDraft(p); setPeriod(p); }}>{label}</button>
         ))}

@@ -23,7 +23,7 @@ export function NewPromptForm({ projectId, numbers }: { projectId: string; numbe
   if (!open) return <button type="button" onClick={() => setOpen(true)}>New prompt</button>;
   const set = (k: keyof Draft) => (e: { target: { value: string } }) => setDraft({ ...draft, [k]: e.target.value });
   return (
-    <form className="panel new-prompt" onSubmit={(e) => { e.preventDefault(); create.mutate(draft, { onSuccess: () => { setDraft(empty); setOpen(false); } }); }}>
+    <form method="post" className="panel new-prompt" onSubmit={(e) => { e.preventDefault(); create.mutate(draft, { onSuccess: () => { setDraft(empty); setOpen(false); } }); }}>
       <Field label="Title" error={fieldError("title")}><input name="title" value={draft.title} onChange={set("title")} autoFocus /></Field>
       <Field label="Prompt (Markdown)" error={fieldError("body")}><textarea name="body" rows={5} value={draft.body} onChange={set("body")} /></Field>
       <div className="row">

@@ -37,7 +37,7 @@ export function GithubConnectForm({ projectId, onConnected, onCancel }: { projec
   const errorFor = connect.fieldError;
   const set = (k: keyof Values) => (e: { target: { value: string } }) => setV({ ...v, [k]: e.target.value });
   return (
-    <form className="panel" aria-label="Connect GitHub" onSubmit={(e) => { e.preventDefault(); connect.mutate(v); }}>
+    <form method="post" className="panel" aria-label="Connect GitHub" onSubmit={(e) => { e.preventDefault(); connect.mutate(v); }}>
       <fieldset disabled={connect.pending}>
         <Field label="Connect with" error={errorFor("kind")}>
           <select name="kind" value={v.kind} onChange={set("kind")}>

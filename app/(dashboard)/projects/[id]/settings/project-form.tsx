@@ -25,7 +25,7 @@ export function ProjectForm(p: Props) {
   const err = (last === "test" ? test.error : save.error) ?? archive.error;
   const set = (k: keyof typeof v) => (e: { target: { value: string } }) => setV({ ...v, [k]: e.target.value });
   return (
-    <form className="panel" aria-label="Project" onSubmit={(e) => { e.preventDefault(); setLast("save"); test.reset(); save.mutate(v); }}>
+    <form method="post" className="panel" aria-label="Project" onSubmit={(e) => { e.preventDefault(); setLast("save"); test.reset(); save.mutate(v); }}>
       <fieldset disabled={p.readOnly || save.pending || archive.pending}>
         <div className="grid-form">
           <Field label="Name" error={errorFor("name")}><input name="name" value={v.name} onChange={set("name")} /></Field>

@@ -63,7 +63,7 @@ export function SettingsForm({ projectId, initial, profiles, presets, readOnly, 
   };
 
   return (
-    <form className="panel settings" onSubmit={submit} aria-label="Project settings">
+    <form method="post" className="panel settings" onSubmit={submit} aria-label="Project settings">
       {readOnly && <p className="muted small" data-testid="why-disabled">Admins and owners change these settings; you can read them.</p>}
       <fieldset disabled={readOnly || save.pending}>
         <div className="grid-form">
