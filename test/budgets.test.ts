@@ -1,3 +1,4 @@
+import { QUEUE_RAN_DRY } from "@/lib/activity/change";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { LIVE_RUN_STATUSES } from "@/lib/run-statuses";
@@ -126,7 +127,7 @@ describe("budgets", () => {
     expect(await getDb().prompt.count({ where: { projectId: project.id, status: "done" } })).toBe(16);
     // The override resumed the loop; with every prompt done the autopilot then stops itself (seed 003).
     await runTick(project.id);
-    expect(await loopState(project.id)).toMatchObject({ mode: "stopped", pauseReason: null });
+    expect(await loopState(project.id)).toMatchObject({ mode: "stopped", pauseReason: QUEUE_RAN_DRY });
     const audits = await getDb().auditEvent.findMany({ where: { teamId: project.teamId, action: "budget.override" } });
     expect(audits).toHaveLength(1);
     expect(audits[0]).toMatchObject({ actorType: "user", actorId: user.id, targetType: "project", targetId: project.id });

@@ -44,6 +44,12 @@ export class LedgerWriter {
   async flush(): Promise<void> {
     while (this.inFlight) await this.inFlight;
     if (this.dirty.size === 0) return;
+    await this.writeDirty();
+    await this.afterWrite();
+  }
+
+  /** Writes every line put so far; on failure puts back each line no newer value replaced. */
+  private async writeDirty(): Promise<void> {
     const lines = [...this.dirty.values()];
     this.dirty.clear();
     try {
@@ -52,18 +58,14 @@ export class LedgerWriter {
       for (const l of lines) if (!this.dirty.has(l.key)) this.dirty.set(l.key, l);
       throw err;
     }
-    await this.afterWrite();
   }
 
   private async drain(): Promise<void> {
     try {
       while (this.dirty.size > 0) {
-        const lines = [...this.dirty.values()];
-        this.dirty.clear();
         try {
-          await writeLedgerLines(this.run, lines);
+          await this.writeDirty();
         } catch (err) {
-          for (const l of lines) if (!this.dirty.has(l.key)) this.dirty.set(l.key, l);
           this.onError(err as Error);
           return;
         }
