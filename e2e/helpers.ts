@@ -43,3 +43,12 @@ export async function screenshots(page: Page, name: string) {
   await page.screenshot({ path: `test-results/screenshots/${name}-phone.png`, fullPage: true });
   if (size) await page.setViewportSize(size);
 }
+
+/** Creates a project on a fresh local repository through the New project form and waits for its page. */
+export async function createProject(page: Page, name: string) {
+  await page.getByRole("link", { name: "New project" }).click();
+  await page.getByLabel("Name").fill(name);
+  await page.getByLabel("Repository path").fill(makeRepo());
+  await page.getByRole("button", { name: "Create project" }).click();
+  await expect(page.getByRole("heading", { name })).toBeVisible();
+}

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { makeRepo, screenshots, signIn } from "./helpers";
+import { screenshots, signIn, createProject } from "./helpers";
 
 // Both write the same file from the same base: whichever merges second conflicts and is redone.
 const writeShared = (text: string) => `print writing ${text}\nsleep 8000\n\n\`\`\`file shared.txt\n${text}\n\`\`\`\n`;
@@ -7,11 +7,7 @@ const writeShared = (text: string) => `print writing ${text}\nsleep 8000\n\n\`\`
 test("a failing prompt says why and backs off, a conflicted run never reads succeeded, a failed prompt has Retry, settings show disk use", async ({ page }) => {
   test.setTimeout(180_000);
   await signIn(page);
-  await page.getByRole("link", { name: "New project" }).click();
-  await page.getByLabel("Name").fill("Order e2e");
-  await page.getByLabel("Repository path").fill(makeRepo());
-  await page.getByRole("button", { name: "Create project" }).click();
-  await expect(page.getByRole("heading", { name: "Order e2e" })).toBeVisible();
+  await createProject(page, "Order e2e");
 
   // Settings: two attempts per prompt; the cooldown says it is per slot; the data folder's size shows.
   await page.getByRole("link", { name: "Settings" }).click();

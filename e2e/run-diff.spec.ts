@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { makeRepo, screenshots, signIn } from "./helpers";
+import { screenshots, signIn, createProject } from "./helpers";
 
 const body = [
   "print writing the notes",
@@ -13,11 +13,7 @@ const body = [
 test("a merged run's page shows its changes, unified and side by side, with its merged commit", async ({ page }) => {
   test.setTimeout(120_000);
   await signIn(page);
-  await page.getByRole("link", { name: "New project" }).click();
-  await page.getByLabel("Name").fill("Diff e2e");
-  await page.getByLabel("Repository path").fill(makeRepo());
-  await page.getByRole("button", { name: "Create project" }).click();
-  await expect(page.getByRole("heading", { name: "Diff e2e" })).toBeVisible();
+  await createProject(page, "Diff e2e");
 
   await page.getByRole("button", { name: "New prompt" }).click();
   await page.getByLabel("Title").fill("Write notes");

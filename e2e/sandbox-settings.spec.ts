@@ -1,15 +1,11 @@
 import { expect, test } from "@playwright/test";
-import { hydrated, makeRepo, screenshots, signIn } from "./helpers";
+import { hydrated, screenshots, signIn, createProject } from "./helpers";
 
 test("agent network settings: presets and own rules with a field error per line; the unsandboxed opt-in warns on the project page", async ({ page }) => {
   // The workers' sandbox self-test may report late on a loaded machine (see below).
   test.setTimeout(120_000);
   await signIn(page);
-  await page.getByRole("link", { name: "New project" }).click();
-  await page.getByLabel("Name").fill("Sandboxed e2e");
-  await page.getByLabel("Repository path").fill(makeRepo());
-  await page.getByRole("button", { name: "Create project" }).click();
-  await expect(page.getByRole("heading", { name: "Sandboxed e2e" })).toBeVisible();
+  await createProject(page, "Sandboxed e2e");
   await expect(page.getByTestId("sandbox-notice")).toHaveCount(0);
 
   await page.getByRole("link", { name: "Settings" }).click();

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { makeRepo, screenshots, signIn } from "./helpers";
+import { screenshots, signIn, createProject } from "./helpers";
 
 // A same-origin call from the signed-in page (cookie and Origin, as the dashboard sends them).
 async function call(page: Page, method: string, path: string, body?: unknown) {
@@ -15,11 +15,7 @@ test("a run's tokens and cost rise live beside its ceilings; the Usage page char
   test.setTimeout(150_000);
   await signIn(page);
 
-  await page.getByRole("link", { name: "New project" }).click();
-  await page.getByLabel("Name").fill("Spend e2e");
-  await page.getByLabel("Repository path").fill(makeRepo());
-  await page.getByRole("button", { name: "Create project" }).click();
-  await expect(page.getByRole("heading", { name: "Spend e2e" })).toBeVisible();
+  await createProject(page, "Spend e2e");
   const projectId = page.url().split("/projects/")[1];
 
   // A demo profile priced as Sonnet 4.5, with a $5 run ceiling, under a $1 daily project budget.
