@@ -22,13 +22,14 @@ describe("chaos: Redis forgets or goes away", () => {
     const killed = await getDb().run.findMany({ where: { projectId: project.id, workerId: run.workerId, status: { in: ["starting", "running"] } } });
 
     await nextTickAfter(project.id, flushedAt);
+    // The flushed schedule is rebuilt from Postgres (once the queue runs dry the loop stops and drops it).
+    await waitUntil("the tick schedule rebuilt", async () => (await getQueue("tick").getJobScheduler(tickSchedulerId(project.id)))?.every === TICK_MS, 60_000);
     await waitAllDone(project.id, 9, fleet);
     await live.stop();
     const runs = await expectEveryPromptOnce(project.id, { lost: killed.length, fleet });
     const lost = runs.filter((r) => r.status === "lost");
     expectLostBySweep(lost);
     expect(live.peakAfter(Math.max(...lost.map((r) => r.finishedAt!.getTime())))).toBe(3);
-    expect((await getQueue("tick").getJobScheduler(tickSchedulerId(project.id)))?.every).toBe(TICK_MS);
   }, 300_000);
 
   it("Redis down for 5 s while runs finish (every worker has enqueued before): no merge or wake-up is lost", async () => {

@@ -50,6 +50,6 @@ describe.skipIf(!nativeClaude || !double)("a real agent CLI in the sandbox", () 
     expect(run!.mergeStatus).toBe("merged");
     expect(execFileSync("git", ["-C", repoPath, "show", "main:hello.txt"], { encoding: "utf8" })).toBe("written by claude\n");
     expect(double!.requests).toEqual(["POST /v1/messages?beta=true", "POST /v1/messages?beta=true"]);
-    expect(run!.egress).toEqual({ allowed: { [otherHost!]: 2 }, blocked: {} });
+    expect(run!.egress).toEqual({ allowed: { [otherHost!]: 2 }, blocked: {}, recorded: ["agent"] });
   });
 });
