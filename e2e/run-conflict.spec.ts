@@ -28,7 +28,7 @@ test("a run whose merge conflicts shows its kept worktree, and an admin discards
   execFileSync("git", ["commit", "-q", "-m", "a person's change"], { cwd: repo, env: gitEnv });
 
   await page.getByRole("link", { name: /Write shared/ }).first().click();
-  await page.getByRole("link", { name: "attempt 1" }).click();
+  await page.getByRole("link", { name: "run 1" }).click();
   const kept = page.getByRole("region", { name: "Kept worktree" });
   await expect(kept).toBeVisible({ timeout: 60_000 });
   await expect(kept).toContainText("merge conflict");

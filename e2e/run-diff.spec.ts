@@ -24,8 +24,8 @@ test("a merged run's page shows its changes, unified and side by side, with its 
   await expect(page.getByTestId("column-done").getByTestId("prompt-card")).toHaveCount(1, { timeout: 60_000 });
 
   await page.getByRole("link", { name: /Write notes/ }).click();
-  await page.getByRole("link", { name: "attempt 1" }).click();
-  await expect(page.getByTestId("run-status")).toHaveText("succeeded");
+  await page.getByRole("link", { name: "run 1" }).click();
+  await expect(page.getByTestId("run-status")).toHaveText("merged");
   const work = page.getByRole("definition").filter({ hasText: "merged" }).filter({ hasText: /[0-9a-f]{10}/ });
   await expect(work).toContainText(/[0-9a-f]{10}/);
   const changes = page.getByRole("region", { name: "Changes" });

@@ -66,7 +66,7 @@ test("a runner token, a remote runner doing a project's work end to end, the Run
     await expect(page.getByTestId("running-agent").first()).toBeVisible({ timeout: 30_000 });
     await page.getByTestId("running-agent").first().getByRole("link").click();
     await expect(page.getByTestId("run-log")).toContainText("working remotely", { timeout: 30_000 });
-    await expect(page.getByTestId("run-status")).toHaveText("succeeded", { timeout: 30_000 });
+    await expect(page.getByTestId("run-status")).toHaveText("merged", { timeout: 30_000 });
     await expect(page.getByTestId("run-log")).toContainText("[runner] pushed");
     await screenshots(page, "remote-run");
     await expect.poll(() => {

@@ -42,7 +42,7 @@ test("a run's tokens and cost rise live beside its ceilings; the Usage page char
   await expect.poll(() => costOf(page), { timeout: 30_000 }).toBeGreaterThan(first);
   await expect(page.getByTestId("run-status")).toHaveText("running");
   await screenshots(page, "run-live-spend");
-  await expect(page.getByTestId("run-status")).toHaveText("succeeded", { timeout: 60_000 });
+  await expect(page.getByTestId("run-status")).toHaveText("merged", { timeout: 60_000 });
   await expect(page.getByTestId("run-cost")).toContainText("$0.4500");
   await expect(page.getByTestId("run-tokens")).toContainText("126,000");
 
@@ -70,5 +70,5 @@ test("a run's tokens and cost rise live beside its ceilings; the Usage page char
 
   // The run link leads back to the run.
   await page.getByTestId("usage-top-runs").getByRole("link", { name: /Metered work/ }).click();
-  await expect(page.getByTestId("run-status")).toHaveText("succeeded");
+  await expect(page.getByTestId("run-status")).toHaveText("merged");
 });

@@ -48,6 +48,10 @@ export const listProfiles = (teamId: string, projectId?: string | null) => getDb
 export const listProfileChoices = (teamId: string) =>
   getDb().agentProfile.findMany({ where: { teamId }, select: { id: true, name: true, adapter: true }, orderBy: { name: "asc" } });
 
+/** A new project's profile unless a person picks another: the team's first, the one it set up to work with. */
+export const defaultProfileId = async (teamId: string) =>
+  (await getDb().agentProfile.findFirst({ where: { teamId }, select: { id: true }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] }))?.id ?? null;
+
 function nameTaken(err: unknown): never {
   if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") {
     throw new z.ZodError([{ code: "custom", path: ["name"], message: "is already used by another profile", input: null }]);

@@ -11,9 +11,9 @@ import { HeadLine, useRepositoryTest } from "@/app/(dashboard)/projects/_compone
 type Profile = { id: string; name: string; adapter: string };
 type Values = { name: string; repoKind: string; repoPath: string; githubOwner: string; githubRepo: string; baseBranch: string; executorProfileId: string };
 
-export function NewProjectForm({ profiles }: { profiles: Profile[] }) {
+export function NewProjectForm({ profiles, defaultProfileId }: { profiles: Profile[]; defaultProfileId: string | null }) {
   const router = useRouter();
-  const [v, setV] = useState<Values>({ name: "", repoKind: "local", repoPath: "", githubOwner: "", githubRepo: "", baseBranch: "main", executorProfileId: profiles[0]?.id ?? "" });
+  const [v, setV] = useState<Values>({ name: "", repoKind: "local", repoPath: "", githubOwner: "", githubRepo: "", baseBranch: "main", executorProfileId: defaultProfileId ?? profiles[0]?.id ?? "" });
   const create = useApiMutation((d: Values & { initRepository?: boolean }) => api<{ project: { id: string } }>("/api/projects", {
     method: "POST",
     body: d.repoKind === "local"
