@@ -67,6 +67,19 @@ test("an owner invites a viewer, who joins and can read but not run the loop or 
   const toggle = await viewer.request.post(`/api/projects/${demo.id}/loop`, { data: { action: "stop" }, headers: { origin: baseURL! } });
   expect(toggle.status()).toBe(403);
   expect((await toggle.json()).error.code).toBe("forbidden");
+  // The settings form and the profiles page are read-only for a viewer, and each says why.
+  await viewer.goto(`/projects/${demo.id}/settings`);
+  await expect(viewer.getByTestId("why-disabled")).toHaveText("Admins and owners change these settings; you can read them.");
+  await expect(viewer.getByRole("button", { name: "Save settings" })).toBeDisabled();
+  await expect(viewer.getByLabel("Parallel agents", { exact: false })).toBeDisabled();
+  await viewer.screenshot({ path: "test-results/screenshots/settings-viewer.png", fullPage: true });
+  await viewer.goto("/profiles");
+  const demoProfile = viewer.getByRole("form", { name: "Profile Demo agent" });
+  await expect(demoProfile.getByTestId("why-disabled")).toHaveText("Admins and owners change agent profiles; you can read them.");
+  await expect(demoProfile.getByLabel(/^Name/)).toBeDisabled();
+  await expect(demoProfile.getByRole("button", { name: "Save profile" })).toHaveCount(0);
+  await expect(viewer.getByRole("form", { name: "New profile" })).toHaveCount(0);
+  await viewer.screenshot({ path: "test-results/screenshots/profiles-viewer.png", fullPage: true });
   await viewer.goto("/approvals");
   await expect(viewer.getByRole("heading", { name: "Approvals" })).toBeVisible();
   await expect(viewer.getByRole("button", { name: "Approve" })).toHaveCount(0);
