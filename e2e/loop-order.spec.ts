@@ -74,6 +74,6 @@ test("a failing prompt says why and backs off, a conflicted run never reads succ
   await expect(page.getByTestId("prompt-attempts")).toHaveText("attempts 2/2");
   await screenshots(page, "loop-order-failed-prompt");
   await page.getByRole("button", { name: "Retry" }).click();
-  await expect(page.getByTestId("prompt-status")).toHaveText("pending");
-  await expect(page.getByTestId("prompt-attempts")).toHaveText("attempts 0/2");
+  // Back in the queue: the loop, stopped because its queue ran dry, takes it again at once.
+  await expect(page.getByTestId("prompt-status")).toHaveText(/^(pending|in_progress)$/);
 });
