@@ -27,6 +27,10 @@ const BAD: Array<[string, unknown, string]> = [
   ["maxCostUsd", true, "must be a number"],
   ["maxToolCalls", -3, "Max tool calls per run must be a whole number from 0 to 1000000"],
   ["maxToolCalls", "Infinity", "must be a whole number from 0 to 1000000"],
+  ["maxRunDurationMs", -1, "Max run duration must be a whole number from 60000 to 604800000 ms"],
+  ["maxRunDurationMs", "NaN", "Max run duration must be a whole number from 60000 to 604800000 ms"],
+  ["maxRunDurationMs", "1e400", "Max run duration must be a whole number from 60000 to 604800000 ms"],
+  ["maxRunDurationMs", 7 * 86_400_000 + 1, "Max run duration must be a whole number from 60000 to 604800000 ms"],
 ];
 
 describe("a project's ceilings", () => {
@@ -82,5 +86,15 @@ describe("a profile's ceilings", () => {
     expect(res.status).toBe(201);
     const { profile: { id } } = await res.json();
     expect(await getDb().agentProfile.findUniqueOrThrow({ where: { id } })).toMatchObject({ maxTokens: 2_000_000, maxCostUsd: 5, maxToolCalls: 200 });
+  });
+
+  it("stores a profile's wall time, up to 7 days, and clears it with an empty field", async () => {
+    const res = await postProfile(request("POST", "/api/agent-profiles", owner, profile({ maxRunDurationMs: "604800000" })), params("") as never);
+    expect(res.status).toBe(201);
+    const { profile: { id, name } } = await res.json();
+    expect(await getDb().agentProfile.findUniqueOrThrow({ where: { id } })).toMatchObject({ maxRunDurationMs: 604_800_000 });
+    const cleared = await patchProfile(request("PATCH", `/api/agent-profiles/${id}`, owner, { name, adapter: "claude", maxRunDurationMs: "" }), params(id));
+    expect(cleared.status).toBe(200);
+    expect(await getDb().agentProfile.findUniqueOrThrow({ where: { id } })).toMatchObject({ maxRunDurationMs: null });
   });
 });

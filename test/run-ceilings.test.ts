@@ -88,6 +88,29 @@ describe("per-run ceilings, enforced from the agent's live output", () => {
   });
 });
 
+describe("a run's wall time", () => {
+  // Set in the database: the forms accept a minute at least, too slow for a test.
+  it("stops a run at its profile's wall time when the project sets none", async () => {
+    const { project, profile, model } = await sonnetProject();
+    await getDb().agentProfile.update({ where: { id: profile.id }, data: { maxRunDurationMs: 1000 } });
+    await getDb().projectSettings.update({ where: { projectId: project.id }, data: { maxRunDurationMs: null } });
+    await addPrompt(project.id, { number: 1, title: "Slow", body: AFTERWARDS });
+    const { run } = await tickAndRun(project.id);
+    expect(run).toMatchObject({ status: "timed_out", error: "exceeded the maximum duration of 1000 ms" });
+    await waitUntil("the agent's process to be gone", async () => !agentRunning(model));
+  });
+
+  it("takes the project's wall time over the profile's", async () => {
+    const { project, profile, model } = await sonnetProject();
+    await getDb().agentProfile.update({ where: { id: profile.id }, data: { maxRunDurationMs: 600_000 } });
+    await getDb().projectSettings.update({ where: { projectId: project.id }, data: { maxRunDurationMs: 1000 } });
+    await addPrompt(project.id, { number: 1, title: "Slow", body: AFTERWARDS });
+    const { run } = await tickAndRun(project.id);
+    expect(run).toMatchObject({ status: "timed_out", error: "exceeded the maximum duration of 1000 ms" });
+    await waitUntil("the agent's process to be gone", async () => !agentRunning(model));
+  });
+});
+
 describe("the loop detector", () => {
   it("stops eight identical tool calls in a row", async () => {
     const { project, model } = await sonnetProject();

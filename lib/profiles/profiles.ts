@@ -6,7 +6,7 @@ import { DomainError } from "@/lib/errors";
 import { ADAPTERS } from "@/lib/profiles/adapters";
 import { quotedPlaceholder } from "@/lib/agents/shell";
 import { isServerOnlyVariable } from "@/lib/env";
-import { ceilingShape } from "@/lib/spend/ceiling-input";
+import { ceilingShape, wallTimeShape } from "@/lib/spend/ceiling-input";
 import { unenforceable } from "@/lib/spend/ceilings";
 
 
@@ -21,6 +21,7 @@ export const profileInput = z.object({
     .refine((name) => !isServerOnlyVariable(name), { message: "is one of Ringmaster's own variables and is never passed to an agent" })).max(50).default([]),
   extraArgs: z.array(z.string().max(500)).max(50).default([]),
   ...ceilingShape,
+  ...wallTimeShape,
 }).superRefine((v, ctx) => {
   const blind = unenforceable(v.adapter, v);
   if (blind) ctx.addIssue({ code: "custom", path: [blind.field], message: blind.message });

@@ -5,7 +5,7 @@ import { AccessError } from "@/lib/auth/access";
 import { SYSTEM, type AuditBy } from "@/lib/audit/record";
 import { commitChange } from "@/lib/activity/change";
 import { sandboxSettingsShape } from "@/lib/sandbox/settings-schema";
-import { budgetShape, ceilingShape, loopLimitShape } from "@/lib/spend/ceiling-input";
+import { budgetShape, ceilingShape, loopLimitShape, wallTimeShape } from "@/lib/spend/ceiling-input";
 
 const int = (min: number, max: number, unit = "") => wholeNumber(min, max, unit, "bounds");
 
@@ -23,7 +23,7 @@ export const settingsInput = z.object({
   autoMerge: z.boolean(),
   mergeMethod: z.enum(["merge", "squash", "rebase"], { error: "must be merge, squash or rebase" }),
   maxAttempts: int(1, 10),
-  maxRunDurationMs: int(60_000, 86_400_000, " ms"),
+  ...wallTimeShape,
   verifyCommand: z.string().trim().max(1000, "must be at most 1000 characters").nullable().transform((v) => v || null),
   modelRouting: z.record(
     z.string().regex(/^[a-z0-9_-]{1,40}$/, "domain names use a-z, 0-9, _ and - (at most 40)"),

@@ -4,6 +4,7 @@ import { announce } from "@/lib/events/publish";
 import { runBranchName } from "@/lib/git";
 import { createRunToken } from "@/lib/auth/tokens";
 import { freshBranchName } from "@/lib/runs/run-branch";
+import { runWallTimeMs } from "@/lib/spend/ceilings";
 import { recordActivity } from "@/lib/activity/record";
 import type { Claimed } from "@/lib/runners/claim";
 import { triggerInstruction, type TriggerType } from "@/lib/runners/trigger-types";
@@ -26,7 +27,7 @@ async function runTrigger(type: TriggerType, runId: string) {
   const env = getEnv();
   const run = await db.run.findUniqueOrThrow({ where: { id: runId }, include: { project: { include: { settings: true } }, prompt: true, agentProfile: true } });
   const { project, prompt, agentProfile: profile } = run;
-  const settings = project.settings!;
+  const settings = { ...project.settings!, maxRunDurationMs: runWallTimeMs(profile, project.settings!) };
   const baseBranch = project.activeBranch ?? project.baseBranch;
   const wanted = prompt ? runBranchName(prompt.number, prompt.title) : `ringmaster/${run.kind}-${run.id}`;
   const branch = prompt?.branch ?? (project.repoPath && prompt ? await freshBranchName(project.repoPath, wanted) : wanted);

@@ -19,7 +19,7 @@ import { RunLogSink } from "@/lib/runs/log-sink";
 import { runAgentAndVerify } from "@/lib/runs/agent-step";
 import { prepareGithubClone } from "@/lib/github/repo";
 import { openRunSandbox, recordEgress } from "@/lib/runs/sandbox";
-import { refusal, runCeilings, type Ceilings } from "@/lib/spend/ceilings";
+import { refusal, runCeilings, runWallTimeMs, type Ceilings } from "@/lib/spend/ceilings";
 import { whenPostgresAnswers } from "@/lib/runs/backoff";
 import { leadPrompt } from "@/lib/threads/lead-run";
 import { advanceRoutes } from "@/lib/threads/routing";
@@ -89,8 +89,8 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
   const db = getDb();
   const { project, prompt, agentProfile: profile } = run;
   const untilDb = <T>(step: string, work: () => Promise<T>) => whenPostgresAnswers(work, { runId: run.id, step, signal });
-  const settings = project.settings!;
   if (!profile) throw new Error("the run has no agent profile");
+  const settings = { ...project.settings!, maxRunDurationMs: runWallTimeMs(profile, project.settings!) };
   const { ceilings, costLimit } = budgetedCeilings(runCeilings(profile, settings), run.reservedUsd);
   const refused = refusal(ceilings, profile.adapter);
   if (refused) return { status: "failed", exitCode: null, signal: null, error: refused, failureLog: refused, retry: false };

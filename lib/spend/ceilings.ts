@@ -16,6 +16,14 @@ export function runCeilings(profile: Source, project: Source): Ceilings {
   };
 }
 
+/** The wall time when neither the project nor the profile sets one. */
+export const DEFAULT_WALL_TIME_MS = 2_700_000;
+
+/** A run's wall time: the project's setting where it has one, else the profile's, else 45 minutes. */
+export function runWallTimeMs(profile: { maxRunDurationMs: number | null } | null, project: { maxRunDurationMs: number | null }): number {
+  return project.maxRunDurationMs ?? profile?.maxRunDurationMs ?? DEFAULT_WALL_TIME_MS;
+}
+
 export const CEILING_WORDS: Record<CeilingName, string> = { maxTokens: "tokens", maxCostUsd: "cost", maxToolCalls: "tool calls" };
 
 export function formatAmount(name: CeilingName, value: number, cents = 2): string {

@@ -11,7 +11,7 @@ import { ConfirmButton } from "@/app/(dashboard)/_ui/confirm-button";
 interface Values {
   id?: string; name: string; adapter: string; commandTemplate: string; model: string; fallbackModel: string;
   completionSignal: string; envAllowList: string; extraArgs: string;
-  maxTokens: string; maxCostUsd: string; maxToolCalls: string;
+  maxTokens: string; maxCostUsd: string; maxToolCalls: string; maxRunDurationMs: string;
 }
 
 export function ProfileForm({ initial, readOnly }: { initial: Values; readOnly: boolean }) {
@@ -21,7 +21,7 @@ export function ProfileForm({ initial, readOnly }: { initial: Values; readOnly: 
     body: {
       name: d.name, adapter: d.adapter, commandTemplate: d.commandTemplate, model: d.model, fallbackModel: d.fallbackModel,
       completionSignal: d.completionSignal, envAllowList: d.envAllowList.split(/[\s,]+/).filter(Boolean), extraArgs: d.extraArgs.split("\n").filter(Boolean),
-      maxTokens: d.maxTokens, maxCostUsd: d.maxCostUsd, maxToolCalls: d.maxToolCalls,
+      maxTokens: d.maxTokens, maxCostUsd: d.maxCostUsd, maxToolCalls: d.maxToolCalls, maxRunDurationMs: d.maxRunDurationMs,
     },
   }), { refresh: true, onSuccess: () => { if (!initial.id) setV(initial); } });
   const remove = useApiMutation(() => api(`/api/agent-profiles/${initial.id}`, { method: "DELETE" }), { refresh: true });
@@ -49,6 +49,9 @@ export function ProfileForm({ initial, readOnly }: { initial: Values; readOnly: 
           <input value={v.envAllowList} onChange={set("envAllowList")} />
         </Field>
         <Field label="Extra arguments (one per line)" error={errorFor("extraArgs")}><textarea rows={2} value={v.extraArgs} onChange={set("extraArgs")} /></Field>
+        <Field label="Max run duration (ms)" error={errorFor("maxRunDurationMs")} hint="wall time per run, 60000 to 604800000 (7 days); empty: 45 minutes unless the project sets one">
+          <input name="maxRunDurationMs" inputMode="numeric" value={v.maxRunDurationMs} onChange={set("maxRunDurationMs")} />
+        </Field>
         <CeilingFields values={v} set={(k, value) => setV({ ...v, [k]: value })} error={errorFor} adapters={[v.adapter]} emptyMeans="no ceiling unless the project sets one" />
         {err && !err.field && <p className="error" role="alert">{err.message}</p>}
         <div className="row">

@@ -18,7 +18,7 @@ const numberFields: Array<[string, string, string]> = [
   ["maxParallel", "Parallel agents", "at most this many at once, when Parallel is on"],
   ["spawnCooldownMs", "Spawn cooldown (ms)", "per slot: it holds only the slot just used, so with Parallel on a free slot starts the next ready prompt at once; also the planner backoff base (default 10000)"],
   ["maxAttempts", "Retry limit (attempts)", "then the prompt fails and its log goes to the planner"],
-  ["maxRunDurationMs", "Max run duration (ms)", "SIGTERM, then SIGKILL of the agent's process group"],
+  ["maxRunDurationMs", "Max run duration (ms)", "SIGTERM, then SIGKILL of the agent's process group; empty: the agent profile's, else 45 minutes"],
   ["prCheckFrequency", "PR review check every N ticks", "fallback when webhooks are not configured"],
   ["maxFixCycles", "Review-fix cycles per PR", "past the cap a human is asked"],
   ["loopRepeatLimit", "Loop detector: identical tool calls in a row", "the run is stopped at this many"],
@@ -58,7 +58,8 @@ export function SettingsForm({ projectId, initial, profiles, presets, readOnly, 
     }
     const egressRules = String(values.egressRules).split("\n").map((l) => l.trim()).filter(Boolean);
     const body: Values = { ...values, modelRouting, egressRules };
-    for (const [k] of numberFields) body[k] = values[k] === "" ? NaN : Number(values[k]);
+    // Only the run duration may be empty (it falls back to the profile's); elsewhere empty is an error.
+    for (const [k] of numberFields) body[k] = values[k] === "" ? (k === "maxRunDurationMs" ? null : NaN) : Number(values[k]);
     save.mutate(body);
   };
 
