@@ -45,6 +45,8 @@ const zeroUsage = { input_tokens: 0, output_tokens: 0, cache_creation_input_toke
 let counter = 0;
 const total = { ...zeroUsage };
 let totalCost = 0;
+// Assistant messages so far: the result reports them as num_turns, as Claude Code does.
+let turns = 0;
 
 function readPrompt() {
   try {
@@ -64,6 +66,7 @@ function emit(message) {
 }
 
 function say(block, usage = zeroUsage) {
+  turns++;
   const message = { id: `msg_demo_${counter}`, type: "message", role: "assistant", model, content: [block], stop_reason: null, stop_sequence: null, usage };
   emit({ type: "assistant", message, parent_tool_use_id: null });
 }
@@ -76,7 +79,7 @@ function finish(code, summary) {
     is_error: code !== 0,
     duration_ms: 0,
     duration_api_ms: 0,
-    num_turns: 1,
+    num_turns: turns,
     result: summary,
     stop_reason: "end_turn",
     total_cost_usd: totalCost,

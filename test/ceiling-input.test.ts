@@ -27,6 +27,8 @@ const BAD: Array<[string, unknown, string]> = [
   ["maxCostUsd", true, "must be a number"],
   ["maxToolCalls", -3, "Max tool calls per run must be a whole number from 0 to 1000000"],
   ["maxToolCalls", "Infinity", "must be a whole number from 0 to 1000000"],
+  ["maxTurns", -1, "Max turns per run must be a whole number from 0 to 1000000"],
+  ["maxTurns", "1e400", "Max turns per run must be a whole number from 0 to 1000000"],
   ["maxRunDurationMs", -1, "Max run duration must be a whole number from 60000 to 604800000 ms"],
   ["maxRunDurationMs", "NaN", "Max run duration must be a whole number from 60000 to 604800000 ms"],
   ["maxRunDurationMs", "1e400", "Max run duration must be a whole number from 60000 to 604800000 ms"],
@@ -82,10 +84,10 @@ describe("a profile's ceilings", () => {
   });
 
   it("stores a profile's ceilings", async () => {
-    const res = await postProfile(request("POST", "/api/agent-profiles", owner, profile({ maxTokens: 2_000_000, maxCostUsd: 5, maxToolCalls: 200 })), params("") as never);
+    const res = await postProfile(request("POST", "/api/agent-profiles", owner, profile({ maxTokens: 2_000_000, maxCostUsd: 5, maxToolCalls: 200, maxTurns: "40" })), params("") as never);
     expect(res.status).toBe(201);
     const { profile: { id } } = await res.json();
-    expect(await getDb().agentProfile.findUniqueOrThrow({ where: { id } })).toMatchObject({ maxTokens: 2_000_000, maxCostUsd: 5, maxToolCalls: 200 });
+    expect(await getDb().agentProfile.findUniqueOrThrow({ where: { id } })).toMatchObject({ maxTokens: 2_000_000, maxCostUsd: 5, maxToolCalls: 200, maxTurns: 40 });
   });
 
   it("stores a profile's wall time, up to 7 days, and clears it with an empty field", async () => {

@@ -7,7 +7,7 @@ import { executeRun } from "@/lib/runs/execute";
 import { tickAndRun } from "./helpers/run-once";
 
 // Priced as Sonnet 4.5 ($3 in, $15 out per million); the suffix finds this run's agent in /proc.
-async function sonnetProject(ceilings: { maxTokens?: number; maxCostUsd?: number; maxToolCalls?: number } = {}) {
+async function sonnetProject(ceilings: { maxTokens?: number; maxCostUsd?: number; maxToolCalls?: number; maxTurns?: number } = {}) {
   const fixture = await createTeamWithProject({ cooldownMs: 0 });
   const model = `claude-sonnet-4-5-${Math.random().toString(36).slice(2, 10)}`;
   await getDb().agentProfile.update({ where: { id: fixture.profile.id }, data: { model, ...ceilings } });
@@ -66,6 +66,13 @@ describe("per-run ceilings, enforced from the agent's live output", () => {
     const calls = [1, 2, 3, 4].map((i) => `tool Read {"file_path":"f${i}.txt"}`).join("\n");
     await addPrompt(project.id, { number: 1, title: "Busy", body: `${calls}\n${AFTERWARDS}` });
     await expectStopped(project.id, model, "stopped: tool calls 4 passed the run limit of 3");
+  });
+
+  it("stops on turns, each assistant message one, separately from tool calls", async () => {
+    const { project, model } = await sonnetProject({ maxTurns: 3, maxToolCalls: 100 });
+    await getDb().projectSettings.update({ where: { projectId: project.id }, data: { maxToolCalls: 100 } });
+    await addPrompt(project.id, { number: 1, title: "Chatty", body: `print one\nprint two\nprint three\nprint four\n${AFTERWARDS}` });
+    await expectStopped(project.id, model, "stopped: 4 turns passed the run limit of 3");
   });
 
   it("refuses a run when a ceiling is 0, starting no agent", async () => {

@@ -40,6 +40,7 @@ describe("claude adapter", () => {
         costUsd: 0.0421275,
         inputTokens: 12 + 3221 + 67383,
         outputTokens: 412,
+        turns: 4,
       },
     ]);
   });
@@ -49,10 +50,11 @@ describe("claude adapter", () => {
     const usage = events.filter((e) => e.type === "usage");
     expect(usage).toHaveLength(6);
     expect(usage[3]).toEqual({ type: "usage", messageId: "msg_01J2b7Lm", model: "claude-sonnet-4-5-20250929", inputTokens: 3, outputTokens: 70, cacheReadTokens: 17521, cacheWriteTokens: 120 });
-    const meter = new RunMeter({ maxTokens: null, maxCostUsd: null, maxToolCalls: null });
+    const meter = new RunMeter({ maxTokens: null, maxCostUsd: null, maxToolCalls: null, maxTurns: null });
     for (const e of usage) meter.observe(e);
     // Sonnet 4.5 list prices: 12 × $3 + 3221 × $3.75 + 67383 × $0.30 + 412 × $15 per million.
     expect(meter.totals).toEqual({ inputTokens: 12 + 3221 + 67383, outputTokens: 412, costUsd: expect.closeTo(0.03850965, 10), toolCalls: 0 });
+    expect(meter.turns).toBe(new Set(usage.map((e) => e.type === "usage" && e.messageId)).size);
   });
 
   it("turns an error result into a failed result that says why", () => {
@@ -61,7 +63,7 @@ describe("claude adapter", () => {
       usage: { input_tokens: 10, output_tokens: 20 }, errors: ["Reached maximum number of turns (5)"],
     });
     expect(parseClaudeStreamLine(line)).toEqual([
-      { type: "result", ok: false, summary: "Reached maximum number of turns (5)", costUsd: 0.5, inputTokens: 10, outputTokens: 20 },
+      { type: "result", ok: false, summary: "Reached maximum number of turns (5)", costUsd: 0.5, inputTokens: 10, outputTokens: 20, turns: 5 },
     ]);
   });
 

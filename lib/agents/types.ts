@@ -16,6 +16,8 @@ export type AgentEvent =
       costUsd?: number;
       inputTokens?: number;
       outputTokens?: number;
+      /** The model turns the CLI counted for the whole run (Claude's num_turns). */
+      turns?: number;
     }
   | { type: "log"; text: string }
   /**

@@ -4,14 +4,16 @@ import type { CeilingName } from "@/lib/spend/ceilings";
 export type Enforcement = "live" | "per turn" | "at the end" | "no";
 
 // Claude's stream (and the demo's) carries usage on each assistant message; codex reports
-// tokens per turn; gemini only in its final stats; aider and shell print plain text.
+// tokens per turn; gemini only in its final stats; aider and shell print plain text. A turn
+// is one model call: Claude's stream (and the demo's) names each assistant message, the
+// others report no turns Ringmaster can count.
 export const ENFORCEMENT: Record<string, Record<CeilingName, Enforcement>> = {
-  claude: { maxTokens: "live", maxCostUsd: "live", maxToolCalls: "live" },
-  demo: { maxTokens: "live", maxCostUsd: "live", maxToolCalls: "live" },
-  codex: { maxTokens: "per turn", maxCostUsd: "per turn", maxToolCalls: "live" },
-  gemini: { maxTokens: "at the end", maxCostUsd: "at the end", maxToolCalls: "live" },
-  aider: { maxTokens: "no", maxCostUsd: "no", maxToolCalls: "no" },
-  shell: { maxTokens: "no", maxCostUsd: "no", maxToolCalls: "no" },
+  claude: { maxTokens: "live", maxCostUsd: "live", maxToolCalls: "live", maxTurns: "live" },
+  demo: { maxTokens: "live", maxCostUsd: "live", maxToolCalls: "live", maxTurns: "live" },
+  codex: { maxTokens: "per turn", maxCostUsd: "per turn", maxToolCalls: "live", maxTurns: "no" },
+  gemini: { maxTokens: "at the end", maxCostUsd: "at the end", maxToolCalls: "live", maxTurns: "no" },
+  aider: { maxTokens: "no", maxCostUsd: "no", maxToolCalls: "no", maxTurns: "no" },
+  shell: { maxTokens: "no", maxCostUsd: "no", maxToolCalls: "no", maxTurns: "no" },
 };
 
 export function enforcementOf(adapter: string, ceiling: CeilingName): Enforcement {

@@ -4,6 +4,7 @@ import { wholeNumber } from "@/lib/validation/numbers";
 export const MAX_TOKENS_CEILING = 1e12;
 export const MAX_COST_CEILING = 1e6;
 export const MAX_TOOL_CALLS_CEILING = 1e6;
+export const MAX_TURNS_CEILING = 1e6;
 export const MIN_WALL_TIME_MS = 60_000;
 export const MAX_WALL_TIME_MS = 7 * 86_400_000;
 
@@ -23,6 +24,7 @@ export const ceilingShape = {
   maxTokens: optional(wholeNumber(0, MAX_TOKENS_CEILING, " tokens")),
   maxCostUsd: optional(dollars),
   maxToolCalls: optional(wholeNumber(0, MAX_TOOL_CALLS_CEILING)),
+  maxTurns: optional(wholeNumber(0, MAX_TURNS_CEILING)),
 };
 
 /** Wall time per run in ms: empty falls back (the project to its profile, the profile to 45 minutes). */

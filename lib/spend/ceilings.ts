@@ -1,11 +1,11 @@
 import { enforcementOf } from "@/lib/spend/capabilities";
 
 /** Per-run ceilings; null means none, 0 means runs are refused. */
-export type Ceilings = { maxTokens: number | null; maxCostUsd: number | null; maxToolCalls: number | null };
+export type Ceilings = { maxTokens: number | null; maxCostUsd: number | null; maxToolCalls: number | null; maxTurns: number | null };
 
 export type CeilingName = keyof Ceilings;
 
-type Source = { maxTokens: number | null; maxCostUsd: number | null; maxToolCalls: number | null };
+type Source = Ceilings;
 
 /** The project's setting where it has one, else the profile's default. */
 export function runCeilings(profile: Source, project: Source): Ceilings {
@@ -13,6 +13,7 @@ export function runCeilings(profile: Source, project: Source): Ceilings {
     maxTokens: project.maxTokens ?? profile.maxTokens,
     maxCostUsd: project.maxCostUsd ?? profile.maxCostUsd,
     maxToolCalls: project.maxToolCalls ?? profile.maxToolCalls,
+    maxTurns: project.maxTurns ?? profile.maxTurns,
   };
 }
 
@@ -24,7 +25,7 @@ export function runWallTimeMs(profile: { maxRunDurationMs: number | null } | nul
   return project.maxRunDurationMs ?? profile?.maxRunDurationMs ?? DEFAULT_WALL_TIME_MS;
 }
 
-export const CEILING_WORDS: Record<CeilingName, string> = { maxTokens: "tokens", maxCostUsd: "cost", maxToolCalls: "tool calls" };
+export const CEILING_WORDS: Record<CeilingName, string> = { maxTokens: "tokens", maxCostUsd: "cost", maxToolCalls: "tool calls", maxTurns: "turns" };
 
 export function formatAmount(name: CeilingName, value: number, cents = 2): string {
   if (name === "maxCostUsd") return `$${value.toFixed(cents)}`;

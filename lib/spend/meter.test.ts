@@ -6,7 +6,7 @@ import type { AgentEvent } from "@/lib/agents/types";
 import { refusal, runCeilings } from "@/lib/spend/ceilings";
 import { RunMeter } from "@/lib/spend/meter";
 
-const none = { maxTokens: null, maxCostUsd: null, maxToolCalls: null };
+const none = { maxTokens: null, maxCostUsd: null, maxToolCalls: null, maxTurns: null };
 const usage = (messageId: string, inputTokens: number, outputTokens: number, model = "claude-sonnet-4-5"): AgentEvent =>
   ({ type: "usage", messageId, model, inputTokens, outputTokens, cacheReadTokens: 0, cacheWriteTokens: 0 });
 const tool = (id: string): AgentEvent => ({ type: "tool_use", id, name: "Bash", input: { command: id } });
@@ -60,6 +60,22 @@ describe("RunMeter", () => {
     expect(meter.totals).toEqual({ inputTokens: 400_000, outputTokens: 60_000, costUsd: 1.1, toolCalls: 0 });
   });
 
+  it("counts each model call as one turn, however many lines carry it, and stops past the limit", () => {
+    const meter = new RunMeter({ ...none, maxTurns: 2 });
+    expect(meter.observe(usage("m1", 10, 1))).toBeNull();
+    expect(meter.observe(usage("m1", 10, 5))).toBeNull();
+    expect(meter.observe(tool("a"))).toBeNull();
+    expect(meter.observe(usage("m2", 10, 1))).toBeNull();
+    expect(meter.turns).toBe(2);
+    expect(meter.observe(usage("m3", 10, 1))).toBe("stopped: 3 turns passed the run limit of 2");
+  });
+
+  it("trusts the CLI's own turn count when it is higher", () => {
+    const meter = new RunMeter({ ...none, maxTurns: 5 });
+    expect(meter.observe(usage("m1", 10, 1))).toBeNull();
+    expect(meter.observe({ type: "result", ok: false, turns: 6 })).toBe("stopped: 6 turns passed the run limit of 5");
+  });
+
   it("is not stopped by a limit it is exactly at", () => {
     const meter = new RunMeter({ ...none, maxToolCalls: 1 });
     expect(meter.observe(tool("a"))).toBeNull();
@@ -68,16 +84,17 @@ describe("RunMeter", () => {
 
 describe("ceilings", () => {
   it("takes the project's value over the profile's, and refuses runs at 0", () => {
-    const c = runCeilings({ maxTokens: 100, maxCostUsd: 2, maxToolCalls: null }, { maxTokens: null, maxCostUsd: 0, maxToolCalls: 7 });
-    expect(c).toEqual({ maxTokens: 100, maxCostUsd: 0, maxToolCalls: 7 });
+    const c = runCeilings({ maxTokens: 100, maxCostUsd: 2, maxToolCalls: null, maxTurns: 30 }, { maxTokens: null, maxCostUsd: 0, maxToolCalls: 7, maxTurns: 12 });
+    expect(c).toEqual({ maxTokens: 100, maxCostUsd: 0, maxToolCalls: 7, maxTurns: 12 });
     expect(refusal(c, "claude")).toBe("refused: the run limit for cost is 0, which means runs are refused");
     expect(refusal({ ...c, maxCostUsd: null }, "claude")).toBeNull();
   });
 
   it("refuses a ceiling the adapter cannot measure, rather than ignoring it", () => {
-    const c = { maxTokens: null, maxCostUsd: 3, maxToolCalls: null };
+    const c = { maxTokens: null, maxCostUsd: 3, maxToolCalls: null, maxTurns: null };
     expect(refusal(c, "shell")).toBe("refused: the run limit for cost cannot be enforced: the shell adapter reports no cost Ringmaster can read (leave it empty, or 0 to refuse runs)");
     expect(refusal(c, "gemini")).toBeNull();
+    expect(refusal({ ...none, maxTurns: 10 }, "codex")).toBe("refused: the run limit for turns cannot be enforced: the codex adapter reports no turns Ringmaster can read (leave it empty, or 0 to refuse runs)");
   });
 });
 

@@ -21,6 +21,7 @@ export class RunMeter {
   private readonly toolIds = new Set<string>();
   private toolCalls = 0;
   private reported = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
+  private reportedTurns = 0;
   private hasReport = false;
   /** Whether the agent reported any usage at all (plain-text CLIs never do). */
   measured = false;
@@ -43,6 +44,7 @@ export class RunMeter {
       // Without a breakdown, every input token is priced as uncached: the dearest reading.
       const costUsd = event.costUsd ?? costOf(this.model, { inputTokens, outputTokens });
       this.reported = { inputTokens, outputTokens, costUsd };
+      this.reportedTurns = event.turns ?? 0;
       this.hasReport = true;
       this.measured ||= event.inputTokens !== undefined || event.outputTokens !== undefined || event.costUsd !== undefined;
     } else {
@@ -98,11 +100,17 @@ export class RunMeter {
     return { input, output, cost };
   }
 
+  /** Model turns so far: each model call is one, unless the CLI's own count says more. */
+  get turns(): number {
+    return Math.max(this.calls.size, this.reportedTurns);
+  }
+
   private passed(): string | null {
     const t = this.totals;
-    const used: Record<CeilingName, number> = { maxTokens: t.inputTokens + t.outputTokens, maxCostUsd: t.costUsd, maxToolCalls: t.toolCalls };
+    const used: Record<CeilingName, number> = { maxTokens: t.inputTokens + t.outputTokens, maxCostUsd: t.costUsd, maxToolCalls: t.toolCalls, maxTurns: this.turns };
     for (const name of Object.keys(used) as CeilingName[]) {
       const limit = this.ceilings[name];
+      if (limit !== null && name === "maxTurns" && used[name] > limit) return `stopped: ${used[name]} turns passed the run limit of ${limit}`;
       if (limit !== null && used[name] > limit) {
         // "$0.01 passed the limit of $0.01" would read as a mistake: show more digits then.
         const digits = formatAmount(name, used[name]) === formatAmount(name, limit) ? 4 : 2;

@@ -52,6 +52,7 @@ export const FIELD_LABELS: Record<string, string> = {
   maxTokens: "Max tokens per run",
   maxCostUsd: "Max cost per run",
   maxToolCalls: "Max tool calls per run",
+  maxTurns: "Max turns per run",
   loopRepeatLimit: "Loop detector (identical calls)",
   loopFailureLimit: "Loop detector (same failing call)",
   adapter: "Adapter",

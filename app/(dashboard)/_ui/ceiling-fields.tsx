@@ -6,6 +6,7 @@ const CEILINGS: Array<[CeilingName, string]> = [
   ["maxTokens", "Max tokens per run (input + output)"],
   ["maxCostUsd", "Max cost per run (USD)"],
   ["maxToolCalls", "Max tool calls per run"],
+  ["maxTurns", "Max turns per run (model calls)"],
 ];
 
 const SAID: Record<Enforcement, string> = {

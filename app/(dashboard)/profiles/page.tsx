@@ -20,10 +20,10 @@ export default async function ProfilesPage() {
           <ProfileForm key={p.id} readOnly={!canEdit} initial={{
             id: p.id, name: p.name, adapter: p.adapter, commandTemplate: p.commandTemplate ?? "", model: p.model ?? "",
             fallbackModel: p.fallbackModel ?? "", completionSignal: p.completionSignal ?? "", envAllowList: p.envAllowList.join(" "), extraArgs: p.extraArgs.join("\n"),
-            maxTokens: String(p.maxTokens ?? ""), maxCostUsd: String(p.maxCostUsd ?? ""), maxToolCalls: String(p.maxToolCalls ?? ""), maxRunDurationMs: String(p.maxRunDurationMs ?? ""),
+            maxTokens: String(p.maxTokens ?? ""), maxCostUsd: String(p.maxCostUsd ?? ""), maxToolCalls: String(p.maxToolCalls ?? ""), maxTurns: String(p.maxTurns ?? ""), maxRunDurationMs: String(p.maxRunDurationMs ?? ""),
           }} />
         ))}
-        {canEdit && <ProfileForm readOnly={false} initial={{ name: "", adapter: "claude", commandTemplate: "", model: "", fallbackModel: "", completionSignal: "", envAllowList: "", extraArgs: "", maxTokens: "", maxCostUsd: "", maxToolCalls: "", maxRunDurationMs: "" }} />}
+        {canEdit && <ProfileForm readOnly={false} initial={{ name: "", adapter: "claude", commandTemplate: "", model: "", fallbackModel: "", completionSignal: "", envAllowList: "", extraArgs: "", maxTokens: "", maxCostUsd: "", maxToolCalls: "", maxTurns: "", maxRunDurationMs: "" }} />}
       </div>
     </>
   );

@@ -11,7 +11,7 @@ import { ConfirmButton } from "@/app/(dashboard)/_ui/confirm-button";
 interface Values {
   id?: string; name: string; adapter: string; commandTemplate: string; model: string; fallbackModel: string;
   completionSignal: string; envAllowList: string; extraArgs: string;
-  maxTokens: string; maxCostUsd: string; maxToolCalls: string; maxRunDurationMs: string;
+  maxTokens: string; maxCostUsd: string; maxToolCalls: string; maxTurns: string; maxRunDurationMs: string;
 }
 
 export function ProfileForm({ initial, readOnly }: { initial: Values; readOnly: boolean }) {
@@ -21,7 +21,7 @@ export function ProfileForm({ initial, readOnly }: { initial: Values; readOnly: 
     body: {
       name: d.name, adapter: d.adapter, commandTemplate: d.commandTemplate, model: d.model, fallbackModel: d.fallbackModel,
       completionSignal: d.completionSignal, envAllowList: d.envAllowList.split(/[\s,]+/).filter(Boolean), extraArgs: d.extraArgs.split("\n").filter(Boolean),
-      maxTokens: d.maxTokens, maxCostUsd: d.maxCostUsd, maxToolCalls: d.maxToolCalls, maxRunDurationMs: d.maxRunDurationMs,
+      maxTokens: d.maxTokens, maxCostUsd: d.maxCostUsd, maxToolCalls: d.maxToolCalls, maxTurns: d.maxTurns, maxRunDurationMs: d.maxRunDurationMs,
     },
   }), { refresh: true, onSuccess: () => { if (!initial.id) setV(initial); } });
   const remove = useApiMutation(() => api(`/api/agent-profiles/${initial.id}`, { method: "DELETE" }), { refresh: true });
