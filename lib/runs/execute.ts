@@ -20,6 +20,7 @@ import { runAgentAndVerify } from "@/lib/runs/agent-step";
 import { prepareGithubClone } from "@/lib/github/repo";
 import { openRunSandbox, recordEgress } from "@/lib/runs/sandbox";
 import { refusal, runCeilings, runWallTimeMs, type Ceilings } from "@/lib/spend/ceilings";
+import { teamPriceTable } from "@/lib/budgets/prices";
 import { whenPostgresAnswers } from "@/lib/runs/backoff";
 import { leadPrompt } from "@/lib/threads/lead-run";
 import { advanceRoutes } from "@/lib/threads/routing";
@@ -105,6 +106,7 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
   if (prompt && !prompt.branch) await untilDb("branch", () => db.prompt.update({ where: { id: prompt.id }, data: { branch } }));
 
   const token = await untilDb("token", () => createRunToken({ id: run.id, projectId: project.id, teamId: project.teamId }, settings.maxRunDurationMs + 10 * 60_000));
+  const prices = await untilDb("prices", () => teamPriceTable(project.teamId));
   const credentials = await untilDb("credentials", () => credentialsForRun(project.teamId, profile.envAllowList));
   const childEnv = agentEnvironment({ allowList: profile.envAllowList, credentials, token, runId: run.id, projectId: project.id, promptId: prompt?.id ?? null });
   const adapter = underWatchdog(requireAdapter(profile.adapter), process.execPath);
@@ -127,7 +129,7 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
     outcome = await runAgentAndVerify({
       runId: run.id, profile, settings, adapter, signal, log, env: childEnv, launch: sandbox.launch,
       ledger: { runId: run.id, teamId: project.teamId, projectId: project.id, agentProfileId: profile.id, queuedById: prompt?.createdById ?? null },
-      limits: { ceilings, costLimit, loops: { repeatLimit: settings.loopRepeatLimit, failureLimit: settings.loopFailureLimit } },
+      limits: { ceilings, costLimit, prices, loops: { repeatLimit: settings.loopRepeatLimit, failureLimit: settings.loopFailureLimit } },
       context: { prompt: text, model: run.model ?? undefined, commandTemplate: profile.commandTemplate ?? undefined, worktree: wt.path, extraArgs: profile.extraArgs },
     });
   } finally {

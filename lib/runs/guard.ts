@@ -2,9 +2,10 @@ import type { AgentEvent } from "@/lib/agents/types";
 import type { Ceilings } from "@/lib/spend/ceilings";
 import { LoopDetector, type LoopLimits } from "@/lib/spend/loop-detector";
 import { RunMeter, type RunTotals, type UsageLine } from "@/lib/spend/meter";
+import type { PriceTable } from "@/lib/spend/prices";
 
 /** `costLimit` names the cost ceiling when it is the budget's share rather than the run limit. */
-export type RunLimits = { ceilings: Ceilings; loops: LoopLimits; costLimit?: string };
+export type RunLimits = { ceilings: Ceilings; loops: LoopLimits; costLimit?: string; prices?: PriceTable };
 
 /**
  * Watches one run's events against its ceilings and the loop detector; the first reason
@@ -17,7 +18,7 @@ export class RunGuard {
   stopReason: string | null = null;
 
   constructor(limits: RunLimits, model: string | undefined, private readonly onStop: (reason: string) => void) {
-    this.meter = new RunMeter(limits.ceilings, model, limits.costLimit);
+    this.meter = new RunMeter(limits.ceilings, model, limits.costLimit, limits.prices);
     this.loops = new LoopDetector(limits.loops);
   }
 

@@ -19,6 +19,9 @@ const dollars = z.preprocess(
     .max(MAX_COST_CEILING, `must be from 0 to ${MAX_COST_CEILING} USD`),
 );
 
+/** A price in USD per million tokens. */
+export const usdPerMillion = dollars;
+
 /** The ceiling fields shared by the profile form, the project settings form and the API. */
 export const ceilingShape = {
   maxTokens: optional(wholeNumber(0, MAX_TOKENS_CEILING, " tokens")),

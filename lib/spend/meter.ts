@@ -1,6 +1,6 @@
 import type { AgentEvent } from "@/lib/agents/types";
 import { CEILING_WORDS, formatAmount, type CeilingName, type Ceilings } from "@/lib/spend/ceilings";
-import { costOf } from "@/lib/spend/prices";
+import { costOf, type PriceTable } from "@/lib/spend/prices";
 
 export type RunTotals = { inputTokens: number; outputTokens: number; costUsd: number; toolCalls: number };
 
@@ -27,7 +27,8 @@ export class RunMeter {
   measured = false;
 
   /** `costLimit` names a cost ceiling that is not the run limit (the budget left for this run). */
-  constructor(private readonly ceilings: Ceilings, private readonly model?: string, private readonly costLimit = "the run limit") {}
+  /** `prices` are the team's own, which win over the shipped list prices. */
+  constructor(private readonly ceilings: Ceilings, private readonly model?: string, private readonly costLimit = "the run limit", private readonly prices: PriceTable = {}) {}
 
   /** The reason to stop the run when this event passed a ceiling, else null. */
   observe(event: AgentEvent): string | null {
@@ -42,7 +43,7 @@ export class RunMeter {
       const inputTokens = event.inputTokens ?? 0;
       const outputTokens = event.outputTokens ?? 0;
       // Without a breakdown, every input token is priced as uncached: the dearest reading.
-      const costUsd = event.costUsd ?? costOf(this.model, { inputTokens, outputTokens });
+      const costUsd = event.costUsd ?? costOf(this.model, { inputTokens, outputTokens }, this.prices);
       this.reported = { inputTokens, outputTokens, costUsd };
       this.reportedTurns = event.turns ?? 0;
       this.hasReport = true;
@@ -85,7 +86,7 @@ export class RunMeter {
   }
 
   private costOfCall(c: Call): number {
-    return costOf(c.model ?? this.model, { inputTokens: c.input, outputTokens: c.output, cacheReadTokens: c.cacheRead, cacheWriteTokens: c.cacheWrite });
+    return costOf(c.model ?? this.model, { inputTokens: c.input, outputTokens: c.output, cacheReadTokens: c.cacheRead, cacheWriteTokens: c.cacheWrite }, this.prices);
   }
 
   private callSum() {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { costOf, priceOf, UNKNOWN_MODEL_PRICE } from "@/lib/spend/prices";
+import { costOf, overrideTable, priceOf, UNKNOWN_MODEL_PRICE } from "@/lib/spend/prices";
 
 describe("prices", () => {
   it("prices a dated model by its family, the longest prefix winning", () => {
@@ -19,5 +19,14 @@ describe("prices", () => {
   it("adds up input, output and cache tokens at their own prices", () => {
     // 1M in × $3 + 100k out × $15 + 1M cache reads × $0.30 + 100k cache writes × $3.75
     expect(costOf("claude-sonnet-4-5", { inputTokens: 1_000_000, outputTokens: 100_000, cacheReadTokens: 1_000_000, cacheWriteTokens: 100_000 })).toBeCloseTo(3 + 1.5 + 0.3 + 0.375, 10);
+  });
+
+  it("prefers a team's own price, by the longest prefix, over the shipped one", () => {
+    const team = overrideTable([{ model: "Claude-Sonnet-4-5", input: 2, output: 10, cached: 0.5 }, { model: "mystery", input: 1, output: 1, cached: 1 }]);
+    expect(priceOf("claude-sonnet-4-5-20250929", team)).toEqual({ input: 2, output: 10, cacheRead: 0.5, cacheWrite: 2 });
+    expect(priceOf("mystery-model", team).output).toBe(1);
+    // Models the team left alone keep the list price.
+    expect(priceOf("claude-sonnet-4-20250514", team).input).toBe(3);
+    expect(costOf("claude-sonnet-4-5", { inputTokens: 1_000_000, outputTokens: 100_000, cacheReadTokens: 1_000_000 }, team)).toBeCloseTo(2 + 1 + 0.5, 10);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * List prices in USD per million tokens, checked against the vendors' pricing pages in
- * 2026-11. A model is priced by the longest prefix of its name found here. Editing them
- * from the admin page is not built yet: a change here ships with a release.
+ * 2026-11. A model is priced by the longest prefix of its name found here. A team's admin
+ * can set its own prices (PriceTable), which win over these.
  */
 export type Price = { input: number; output: number; cacheRead: number; cacheWrite: number };
 
@@ -48,20 +48,35 @@ export const PRICES: Record<string, Price> = {
 /** Unknown models are priced as the dearest one listed, so a cost ceiling fails closed. */
 export const UNKNOWN_MODEL_PRICE: Price = price(15, 75);
 
-export function priceOf(model: string | null | undefined): Price {
-  // "anthropic/claude-sonnet-4-5" and "models/gemini-2.5-pro" name the same models.
-  const name = (model ?? "").toLowerCase().split("/").pop() ?? "";
+/** Prices by model-name prefix; keys in lower case. */
+export type PriceTable = Record<string, Price>;
+
+/** A team's own price in USD per million tokens; cache writes are priced as input. */
+export type PriceOverrideRow = { model: string; input: number; output: number; cached: number };
+
+export function overrideTable(rows: PriceOverrideRow[]): PriceTable {
+  return Object.fromEntries(rows.map((r) => [r.model.toLowerCase(), { input: r.input, output: r.output, cacheRead: r.cached, cacheWrite: r.input }]));
+}
+
+function longestPrefix(name: string, table: PriceTable): Price | undefined {
   let best: string | undefined;
-  for (const key of Object.keys(PRICES)) {
+  for (const key of Object.keys(table)) {
     if (name.startsWith(key) && (!best || key.length > best.length)) best = key;
   }
-  return best ? PRICES[best] : UNKNOWN_MODEL_PRICE;
+  return best === undefined ? undefined : table[best];
+}
+
+/** The team's own price for the model where it set one, else the shipped list price. */
+export function priceOf(model: string | null | undefined, overrides: PriceTable = {}): Price {
+  // "anthropic/claude-sonnet-4-5" and "models/gemini-2.5-pro" name the same models.
+  const name = (model ?? "").toLowerCase().split("/").pop() ?? "";
+  return longestPrefix(name, overrides) ?? longestPrefix(name, PRICES) ?? UNKNOWN_MODEL_PRICE;
 }
 
 export type TokenUse = { inputTokens: number; outputTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number };
 
 /** Cost in USD of one use; `inputTokens` excludes the cached tokens counted apart. */
-export function costOf(model: string | null | undefined, use: TokenUse): number {
-  const p = priceOf(model);
+export function costOf(model: string | null | undefined, use: TokenUse, overrides: PriceTable = {}): number {
+  const p = priceOf(model, overrides);
   return (use.inputTokens * p.input + use.outputTokens * p.output + (use.cacheReadTokens ?? 0) * p.cacheRead + (use.cacheWriteTokens ?? 0) * p.cacheWrite) / 1e6;
 }

@@ -53,6 +53,7 @@ export const FIELD_LABELS: Record<string, string> = {
   maxCostUsd: "Max cost per run",
   maxToolCalls: "Max tool calls per run",
   maxTurns: "Max turns per run",
+  prices: "Prices",
   loopRepeatLimit: "Loop detector (identical calls)",
   loopFailureLimit: "Loop detector (same failing call)",
   adapter: "Adapter",
