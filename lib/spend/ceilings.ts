@@ -5,10 +5,8 @@ export type Ceilings = { maxTokens: number | null; maxCostUsd: number | null; ma
 
 export type CeilingName = keyof Ceilings;
 
-type Source = Ceilings;
-
 /** The project's setting where it has one, else the profile's default. */
-export function runCeilings(profile: Source, project: Source): Ceilings {
+export function runCeilings(profile: Ceilings, project: Ceilings): Ceilings {
   return {
     maxTokens: project.maxTokens ?? profile.maxTokens,
     maxCostUsd: project.maxCostUsd ?? profile.maxCostUsd,

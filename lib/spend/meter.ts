@@ -26,8 +26,10 @@ export class RunMeter {
   /** Whether the agent reported any usage at all (plain-text CLIs never do). */
   measured = false;
 
-  /** `costLimit` names a cost ceiling that is not the run limit (the budget left for this run). */
-  /** `prices` are the team's own, which win over the shipped list prices. */
+  /**
+   * `costLimit` names a cost ceiling that is not the run limit (the budget left for this run);
+   * `prices` are the team's own, which win over the shipped list prices.
+   */
   constructor(private readonly ceilings: Ceilings, private readonly model?: string, private readonly costLimit = "the run limit", private readonly prices: PriceTable = {}) {}
 
   /** The reason to stop the run when this event passed a ceiling, else null. */
