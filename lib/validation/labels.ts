@@ -87,7 +87,7 @@ export const FIELD_LABELS: Record<string, string> = {
 };
 
 // Lists a person edits one entry per line; an index there is a line number.
-const LINES = new Set(["egressRules", "envAllowList", "extraArgs"]);
+const LINES = new Set(["egressRules", "envAllowList", "extraArgs", "prices"]);
 
 /** "maxParallel" → "Parallel agents"; an unknown name is spelled out ("fooBar" → "Foo bar"). */
 export function fieldLabel(path: ReadonlyArray<PropertyKey>): string {

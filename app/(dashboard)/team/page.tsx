@@ -10,16 +10,19 @@ import { AccountPanel } from "./_components/account-panel";
 import { NewTeamForm } from "./_components/new-team-form";
 import { CredentialsPanel } from "./_components/credentials-panel";
 import { listCredentials } from "@/lib/credentials/credentials";
+import { getTeamPrices } from "@/lib/budgets/prices";
+import { PricesPanel } from "./_components/prices-panel";
 
 export const dynamic = "force-dynamic";
 
 export default async function TeamPage() {
   const { viewer, actor } = await requirePageActor();
   const isAdmin = roleAtLeast(viewer.role, "admin");
-  const [members, invitations, credentials] = await Promise.all([
+  const [members, invitations, credentials, prices] = await Promise.all([
     listMembers(actor),
     isAdmin ? listInvitations(actor) : Promise.resolve([]),
     isAdmin ? listCredentials(actor) : Promise.resolve([]),
+    isAdmin ? getTeamPrices(actor) : Promise.resolve([]),
   ]);
   return (
     <div className="stack">
@@ -48,6 +51,17 @@ export default async function TeamPage() {
             profile&apos;s environment allow-list names, in its environment only. Ringmaster&apos;s own secrets can never be passed.
           </p>
           <CredentialsPanel credentials={credentials} />
+        </section>
+      )}
+      {isAdmin && (
+        <section className="panel stack" aria-labelledby="prices-h">
+          <h2 id="prices-h">Model prices</h2>
+          <p className="muted small">
+            Ringmaster prices each model call&apos;s tokens as they arrive, for cost ceilings, budgets and the Usage page (a
+            CLI&apos;s own total, where it reports one, still counts when higher). It ships current list prices; set your own
+            here for a discount or a model it does not know. Runs started afterwards use them.
+          </p>
+          <PricesPanel prices={prices} />
         </section>
       )}
       {!isAdmin && (
