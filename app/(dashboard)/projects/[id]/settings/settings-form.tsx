@@ -59,7 +59,7 @@ export function SettingsForm({ projectId, initial, profiles, presets, readOnly, 
     const egressRules = String(values.egressRules).split("\n").map((l) => l.trim()).filter(Boolean);
     const body: Values = { ...values, modelRouting, egressRules };
     // Only the run duration may be empty (it falls back to the profile's); elsewhere empty is an error.
-    for (const [k] of numberFields) body[k] = values[k] === "" ? (k === "maxRunDurationMs" ? null : NaN) : Number(values[k]);
+    for (const [k] of numberFields) body[k] = values[k] === "" || values[k] == null ? (k === "maxRunDurationMs" ? null : NaN) : Number(values[k]);
     save.mutate(body);
   };
 
