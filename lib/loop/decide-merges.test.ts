@@ -14,7 +14,7 @@ function prompt(number: number, overrides: Partial<PromptView> = {}): PromptView
 function input(overrides: Partial<DecisionInput> = {}): DecisionInput {
   return {
     mode: "running", parallelEnabled: true, maxParallel: 3, spawnCooldownMs: 10_000, lastSpawnAt: null,
-    plannerEnabled: false, plannerRunning: false, executorsRunning: 0, mergesPending: 0, prompts: [],
+    plannerEnabled: false, plannerRunning: false, executorsRunning: 0, mergesPending: 0, pullsAwaitingMerge: [], prompts: [],
     planner: { unproductiveSpawns: 0, lastPromptCount: null, lastSpawnAt: null }, ...overrides,
   };
 }
@@ -74,6 +74,19 @@ describe("decide: Parallel off holds the one slot until the merge lands", () => 
 
   it("with Parallel on a pending merge holds no slot", () => {
     expect(decide(input({ prompts: [prompt(2)], mergesPending: 2 }), at(0))).toMatchObject({ kind: "spawn_executor", promptNumber: 2 });
+  });
+
+  it("an open PR holding a prompt's pushed work holds the slot the same way, named by its number", () => {
+    const prompts = [prompt(1, { status: "in_progress" }), prompt(2)];
+    expect(decide(input({ parallelEnabled: false, prompts, pullsAwaitingMerge: [7, 9] }), at(0))).toEqual({
+      kind: "awaiting_merge", mergesPending: 2, promptNumber: null,
+      message: "Waiting for PR #7, PR #9 to merge: Parallel is off, so the next run starts from a base that has it (turn Parallel on to work ahead)",
+    });
+  });
+
+  it("with Parallel on an open PR holds no slot", () => {
+    const prompts = [prompt(1, { status: "in_progress" }), prompt(2)];
+    expect(decide(input({ prompts, pullsAwaitingMerge: [7] }), at(0))).toMatchObject({ kind: "spawn_executor", promptNumber: 2 });
   });
 });
 

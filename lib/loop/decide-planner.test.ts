@@ -29,6 +29,7 @@ function input(planner: PlannerState, prompts: PromptView[] = FINISHED): Decisio
     plannerRunning: false,
     executorsRunning: 0,
     mergesPending: 0,
+    pullsAwaitingMerge: [],
     prompts,
     planner,
   };

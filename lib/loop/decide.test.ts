@@ -31,6 +31,7 @@ function input(overrides: Partial<DecisionInput> = {}): DecisionInput {
     plannerRunning: false,
     executorsRunning: 0,
     mergesPending: 0,
+    pullsAwaitingMerge: [],
     prompts: [prompt(1)],
     planner: { unproductiveSpawns: 0, lastPromptCount: null, lastSpawnAt: null },
     ...overrides,

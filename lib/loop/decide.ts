@@ -21,6 +21,10 @@ export function decide(input: DecisionInput, now: Date): Decision {
   if (!input.parallelEnabled && input.mergesPending > 0) {
     return { kind: "awaiting_merge", mergesPending: input.mergesPending, promptNumber: null, message: say.serialMergeMessage(input.mergesPending) };
   }
+  // The same with pull requests: the merge that lands the work is the PR's, on GitHub.
+  if (!input.parallelEnabled && input.pullsAwaitingMerge.length > 0) {
+    return { kind: "awaiting_merge", mergesPending: input.pullsAwaitingMerge.length, promptNumber: null, message: say.serialPullMessage(input.pullsAwaitingMerge) };
+  }
 
   // The cooldown is per slot: it holds the slot the last spawn took, never another free one (parallel on).
   const cooldownLeft = input.parallelEnabled ? 0 : remainingMs(input.lastSpawnAt, input.spawnCooldownMs, now);

@@ -18,6 +18,9 @@ const snapshotSelect = (loopStateTable: string) => `
         AND r.status IN (${LIVE_RUN_STATUSES_SQL})), '[]'::json),
     'merging', COALESCE((SELECT json_agg(json_build_object('runId', r.id, 'promptId', r."promptId"))
       FROM "Run" r WHERE r."projectId" = p.id AND r.status = 'succeeded' AND r."mergeStatus" = 'pending'), '[]'::json),
+    'openPulls', COALESCE((SELECT json_agg(pr.number ORDER BY pr.number) FROM "PullRequest" pr
+      JOIN "Prompt" q ON q.id = pr."promptId" AND q.status = 'in_progress'
+      WHERE pr."projectId" = p.id AND pr.state = 'open'), '[]'::json),
     'prompts', COALESCE((SELECT json_agg(json_build_object(
         'id', q.id, 'number', q.number, 'status', q.status, 'priority', q.priority, 'filePath', q."filePath", 'fileStatus', q."fileStatus", 'retryAt', q."retryAt",
         'dependencies', COALESCE(q.dependencies, '{}'), 'approval', q.approval, 'title', q.title))
@@ -40,6 +43,8 @@ interface RawSnapshot {
   runs: RawRun[];
   /** Runs that succeeded with commits whose merge has not landed yet. */
   merging: Array<{ runId: string; promptId: string | null }>;
+  /** Numbers of open PRs whose prompt waits for them to merge (its work is pushed, not on the base yet). */
+  openPulls: number[];
   prompts: Array<{ id: string; number: number; status: PromptStatus; priority: number; filePath: string | null; fileStatus: PromptStatus | null; retryAt: string | null; dependencies: number[]; approval: string; title: string }>;
 }
 
@@ -55,6 +60,7 @@ function hydrate(raw: RawSnapshot) {
     budgeted: raw.budgeted,
     runs,
     merging: raw.merging,
+    openPulls: raw.openPulls,
     prompts: raw.prompts.map((p) => ({ ...p, retryAt: date(p.retryAt) })),
   };
 }

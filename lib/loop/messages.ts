@@ -27,6 +27,10 @@ export function serialMergeMessage(mergesPending: number): string {
   return `Waiting for ${count(mergesPending, "merge")} to land: Parallel is off, so the next run starts from a base that has it`;
 }
 
+export function serialPullMessage(pulls: number[]): string {
+  return `Waiting for ${pulls.map((n) => `PR #${n}`).join(", ")} to merge: Parallel is off, so the next run starts from a base that has it (turn Parallel on to work ahead)`;
+}
+
 export function orderMergeMessage(promptNumber: number, priority: number, merging: number[]): string {
   return `Waiting for ${merging.map(promptRef).join(", ")} to merge: ${promptRef(promptNumber)} (P${priority}) depends on it and goes next`;
 }

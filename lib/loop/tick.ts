@@ -84,6 +84,7 @@ function toDecisionInput(snap: TickSnapshot) {
     plannerRunning: snap.runs.some((r) => r.kind === "planner"),
     executorsRunning: snap.runs.filter((r) => r.kind === "executor").length,
     mergesPending: snap.merging.length,
+    pullsAwaitingMerge: snap.openPulls,
     prompts,
     planner,
   };

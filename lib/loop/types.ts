@@ -39,6 +39,8 @@ export interface DecisionInput {
   executorsRunning: number;
   /** Runs that succeeded with commits whose merge has not landed yet. */
   mergesPending: number;
+  /** Open PRs (by number) holding a prompt's pushed work that is not on the base branch yet. */
+  pullsAwaitingMerge: number[];
   prompts: PromptView[];
   planner: PlannerState;
 }

@@ -38,8 +38,15 @@ async function slotStillFree(tx: Prisma.TransactionClient, projectId: string, li
     by: ["kind"], where: { projectId, status: { in: [...LIVE_RUN_STATUSES] }, kind: { in: ["executor", "planner"] } }, _count: { _all: true },
   });
   const count = (kind: string) => live.find((l) => l.kind === kind)?._count._all ?? 0;
-  const merging = limits.mergesHoldSlot ? await tx.run.count({ where: { projectId, status: "succeeded", mergeStatus: "pending" } }) : 0;
+  const merging = limits.mergesHoldSlot ? await mergesHoldingSlot(tx, projectId) : 0;
   return count("planner") === 0 && count("executor") + merging < limits.maxExecutors;
+}
+
+/** Work not on the base branch yet: merges pending here, and open PRs whose prompt waits for them. */
+async function mergesHoldingSlot(tx: Prisma.TransactionClient, projectId: string): Promise<number> {
+  // One after the other: a transaction is one connection.
+  const pending = await tx.run.count({ where: { projectId, status: "succeeded", mergeStatus: "pending" } });
+  return pending + await tx.pullRequest.count({ where: { projectId, state: "open", prompt: { status: "in_progress" } } });
 }
 
 /**

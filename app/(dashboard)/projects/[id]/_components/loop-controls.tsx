@@ -44,6 +44,7 @@ export function LoopControls({ projectId, canOperate }: { projectId: string; can
           Loop <kbd>o</kbd>
         </button>
         <button type="button" role="switch" aria-checked={parallel} disabled={busy} aria-keyshortcuts="p" className="secondary"
+          title="Off: one prompt at a time, each started from a base that holds the previous one's merge (on GitHub, its pull request's merge)"
           onClick={() => act.mutate({ action: "parallel", enabled: !parallel })}>
           Parallel {parallel ? `on (≤ ${project.settings?.maxParallel})` : "off"} <kbd>p</kbd>
         </button>
