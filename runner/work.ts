@@ -119,7 +119,7 @@ async function runAndCommit(work: RunWork, path: string, opts: WorkOptions, log:
   if (signal.aborted) return { ...base, status: "cancelled", error: String(signal.reason) };
   if (exit.exitCode !== 0) return { ...base, status: "failed", error: `agent exited with ${exit.exitCode ?? exit.signal}` };
   if (!sawSignal) return { ...base, status: "failed", error: `completion signal "${work.completionSignal}" not printed` };
-  const title = work.prompt.split("\n")[0].replace(/^#\s*/, "").replace(/^(P\d+):\s*/, "feat($1): ") || `run ${work.id}`;
+  const title = work.prompt.split("\n")[0].replace(/^#\s*/, "").replace(/^Prompt (\d+):\s*/, "feat(prompt-$1): ") || `run ${work.id}`;
   const committed = await commitAll(path, title, work.baseBranch);
   const head = committed ?? (await headSha(path));
   const commitSha = head !== baseSha ? head : null;

@@ -48,8 +48,8 @@ describe("pull requests of a GitHub project", () => {
     expect(double.headSha(fullName, run.branch!)).toBe(run.commitSha);
     const creates = double.calls("POST", `/repos/${fullName}/pulls`);
     expect(creates).toHaveLength(1);
-    expect(creates[0].body).toMatchObject({ head: run.branch, base: "main", title: "P1: Add feature" });
-    expect(creates[0].body.body).toContain(`prompt P1 (\`${run.promptId}\`)`);
+    expect(creates[0].body).toMatchObject({ head: run.branch, base: "main", title: "Prompt 1: Add feature" });
+    expect(creates[0].body.body).toContain(`prompt 1 (\`${run.promptId}\`)`);
     expect(pr).toMatchObject({ state: "open", headBranch: run.branch, headSha: run.commitSha, promptId: run.promptId, url: `https://github.com/${fullName}/pull/${pr.number}` });
     // The prompt stays in progress until its PR merges; the base branch on the remote is untouched.
     expect(run.prompt!.status).toBe("in_progress");

@@ -46,7 +46,7 @@ describe("the loop runs a project's prompts with real worker processes and the d
     expect(runs.map((r) => r.prompt!.number).sort()).toEqual([1, 2, 3, 4]);
     for (const r of runs) expect(r.branch).toMatch(/^ringmaster\/\d+-/);
     const log = execFileSync("git", ["log", "--format=%s", "main"], { cwd: repoPath }).toString();
-    for (const n of [1, 2, 3, 4]) expect(log).toContain(`feat(P${n}):`);
+    for (const n of [1, 2, 3, 4]) expect(log).toContain(`feat(prompt-${n}):`);
     expect(readFileSync(join(repoPath, "three.txt"), "utf8").trim()).toBe("3");
     // Seed 003: merge, close the task, then clean up the worktree.
     await waitUntil("merged worktrees to be removed", async () => runs.every((r) => !existsSync(r.worktreePath!)));

@@ -44,7 +44,7 @@ describe("a real runner process", () => {
     // The agent ran confined where bubblewrap is installed, as on a worker.
     expect(logText).toContain(existsSync("/usr/bin/bwrap") ? "sandboxed (bwrap, no network)" : "unsandboxed (bwrap is not installed)");
     expect(execFileSync("git", ["show", "main:one.txt"], { cwd: repoPath }).toString()).toBe("1\n");
-    expect(execFileSync("git", ["log", "--format=%s", "main"], { cwd: repoPath }).toString()).toContain("feat(P1): one");
+    expect(execFileSync("git", ["log", "--format=%s", "main"], { cwd: repoPath }).toString()).toContain("feat(prompt-1): one");
     expect(runner.output()).not.toContain(token);
 
     // The server goes away and comes back on the same port: the runner backs off and polls again.

@@ -43,7 +43,7 @@ describe("the runner long-poll", () => {
     expect(Date.now() - queuedAt).toBeLessThan(20_000);
     expect(trigger).toMatchObject({
       type: "pool_task", instruction: `Work on task ${prompt.id}`,
-      run: { promptId: prompt.id, prompt: "# P7: Add a flag\n\nAdd --verbose", branch: "ringmaster/7-add-a-flag", baseBranch: "main", adapter: "demo", project: { id: project.id } },
+      run: { promptId: prompt.id, prompt: "# Prompt 7: Add a flag\n\nAdd --verbose", branch: "ringmaster/7-add-a-flag", baseBranch: "main", adapter: "demo", project: { id: project.id } },
     });
     expect(trigger.run.token).toMatch(/^rm_run_/);
     const run = await getDb().run.findUniqueOrThrow({ where: { id: trigger.run.id } });

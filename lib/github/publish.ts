@@ -15,12 +15,12 @@ type LoadedRun = NonNullable<Awaited<ReturnType<typeof loadRun>>>;
 
 function pullText(run: LoadedRun) {
   const p = run.prompt;
-  const title = p ? `P${p.number}: ${p.title}` : `${run.kind} run ${run.id}`;
+  const title = p ? `Prompt ${p.number}: ${p.title}` : `${run.kind} run ${run.id}`;
   const body = [
     p ? p.body.trim() : "",
     run.summary ? `### Agent summary\n\n${run.summary.trim()}` : "",
     blockedHostsSection(run.egress),
-    `---\nOpened by Ringmaster for ${p ? `prompt P${p.number} (\`${p.id}\`)` : `run \`${run.id}\``}.`,
+    `---\nOpened by Ringmaster for ${p ? `prompt ${p.number} (\`${p.id}\`)` : `run \`${run.id}\``}.`,
   ].filter(Boolean).join("\n\n");
   return { title: title.slice(0, 250), body: body.slice(0, 60_000) };
 }

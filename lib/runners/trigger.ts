@@ -9,7 +9,7 @@ import { recordActivity } from "@/lib/activity/record";
 import type { Claimed } from "@/lib/runners/claim";
 import { triggerInstruction, type TriggerType } from "@/lib/runners/trigger-types";
 
-export const promptText = (p: { number: number; title: string; body: string }) => `# P${p.number}: ${p.title}\n\n${p.body}`;
+export const promptText = (p: { number: number; title: string; body: string }) => `# Prompt ${p.number}: ${p.title}\n\n${p.body}`;
 
 /** Where a runner fetches the project and pushes its branch: the server's repository or GitHub's. */
 function repoUrl(project: { repoKind: string; repoPath: string | null; githubOwner: string | null; githubRepo: string | null }): string | null {

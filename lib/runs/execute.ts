@@ -110,7 +110,7 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
   const credentials = await untilDb("credentials", () => credentialsForRun(project.teamId, profile.envAllowList));
   const childEnv = agentEnvironment({ allowList: profile.envAllowList, credentials, token, runId: run.id, projectId: project.id, promptId: prompt?.id ?? null });
   const adapter = underWatchdog(requireAdapter(profile.adapter), process.execPath);
-  const text = prompt ? `# P${prompt.number}: ${prompt.title}\n\n${prompt.body}`
+  const text = prompt ? `# Prompt ${prompt.number}: ${prompt.title}\n\n${prompt.body}`
     : run.kind === "lead" && run.threadId ? await untilDb("thread", () => leadPrompt(run.threadId!, run.threadSeq ?? 0))
     : plannerPrompt(project.planningKey);
 
@@ -138,7 +138,7 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
   }
   // A lead answers in its thread; it changes no code, so nothing of its worktree is committed.
   if (outcome.status !== "succeeded" || run.kind === "lead") return outcome;
-  const title = prompt ? `feat(P${prompt.number}): ${prompt.title}` : `chore(${run.kind}): ${run.id}`;
+  const title = prompt ? `feat(prompt-${prompt.number}): ${prompt.title}` : `chore(${run.kind}): ${run.id}`;
   const commitSha = (await commitAll(wt.path, title, baseBranch))
     ?? ((await commitsAhead(repoPath, branch, baseBranch)) > 0 ? await headSha(wt.path) : null);
   if (commitSha) await recordRunDiff(run.id, wt.path, wt.baseSha, commitSha);

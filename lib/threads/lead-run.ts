@@ -11,7 +11,7 @@ export async function leadPrompt(threadId: string, upToSeq: number): Promise<str
     where: { id: threadId },
     select: { title: true, project: { select: { name: true } }, prompt: { select: { number: true, title: true } }, turns: { where: { seq: { lte: upToSeq } }, orderBy: { seq: "asc" } } },
   });
-  const about = thread.prompt ? `prompt P${thread.prompt.number} "${thread.prompt.title}"` : `"${thread.title ?? "untitled"}"`;
+  const about = thread.prompt ? `prompt #${thread.prompt.number} "${thread.prompt.title}"` : `"${thread.title ?? "untitled"}"`;
   return [
     `You are the lead agent of the project "${thread.project.name}", in the conversation about ${about}.`,
     "Read the conversation below and answer the newest turns of people, monitors and workers. Your final answer is posted to the thread.",
