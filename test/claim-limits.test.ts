@@ -36,6 +36,12 @@ describe("a claim's slot check (invariant 2)", () => {
     expect(await claim()).not.toBeNull();
   });
 
+  it("a cooldown of 0 holds nothing, even after a racing claim stamped a later instant than this one's clock", async () => {
+    const { project, claim } = await projectWithPrompt();
+    await getDb().loopState.update({ where: { projectId: project.id }, data: { lastSpawnAt: new Date(now.getTime() + 50) } });
+    expect(await claim({ maxExecutors: 2, cooldownMs: 0 })).not.toBeNull();
+  });
+
   it("counts only live executor and planner runs against the slots; a live planner blocks executors", async () => {
     const { project, profile, claim } = await projectWithPrompt();
     await runOf(project.id, "executor", "succeeded", profile.id);

@@ -33,7 +33,8 @@ async function slotStillFree(tx: Prisma.TransactionClient, projectId: string, li
   const [state] = await tx.$queryRaw<{ lastSpawnAt: Date | null }[]>`
     SELECT "lastSpawnAt" FROM "LoopState" WHERE "projectId" = ${projectId} FOR UPDATE`;
   if (!state) return false;
-  if (state.lastSpawnAt && now.getTime() - state.lastSpawnAt.getTime() < limits.cooldownMs) return false;
+  // A cooldown of 0 holds nothing, even when a racing claim stamped a later instant than this one's `now`.
+  if (limits.cooldownMs > 0 && state.lastSpawnAt && now.getTime() - state.lastSpawnAt.getTime() < limits.cooldownMs) return false;
   const live = await tx.run.groupBy({
     by: ["kind"], where: { projectId, status: { in: [...LIVE_RUN_STATUSES] }, kind: { in: ["executor", "planner"] } }, _count: { _all: true },
   });
