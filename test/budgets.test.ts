@@ -1,5 +1,6 @@
 import { QUEUE_RAN_DRY } from "@/lib/activity/change";
 import { describe, expect, it } from "vitest";
+import { NOTICES_TITLE } from "@/lib/threads/notices";
 import { getDb } from "@/lib/db";
 import { LIVE_RUN_STATUSES } from "@/lib/run-statuses";
 import { runTick } from "@/lib/loop/tick";
@@ -114,6 +115,11 @@ describe("budgets", () => {
     expect(state.pauseReason).toMatch(/^budget reached: the project's daily budget of \$1\.00 is spent \(\$1\.\d\d\); new runs are refused until the period ends or an owner raises or overrides it$/);
     const alerts = await getDb().activityEvent.findMany({ where: { projectId: project.id, type: "budgetAlert" }, orderBy: { id: "asc" } });
     expect(alerts.map((a) => a.message.match(/(\d+) %/)![1])).toEqual(["80", "90", "100"]);
+    // The same words reach the team's conversation: one notices thread, a system turn each, no lead woken by them.
+    const notices = await getDb().thread.findMany({ where: { projectId: project.id, title: NOTICES_TITLE }, include: { turns: { orderBy: { seq: "asc" } } } });
+    expect(notices).toHaveLength(1);
+    expect(notices[0].turns.map((t) => [t.seq, t.actor, t.actorId, t.content])).toEqual(alerts.map((a, i) => [i + 1, "system", "budget", a.message]));
+    expect(await getDb().run.count({ where: { projectId: project.id, kind: "lead" } })).toBe(0);
     const pending = await getDb().prompt.count({ where: { projectId: project.id, status: "pending" } });
     expect(pending).toBe(16 - runs.length);
 

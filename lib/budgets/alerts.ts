@@ -8,14 +8,16 @@ import { budgetName, budgetStates, type BudgetState } from "@/lib/budgets/state"
 export const reachedThresholds = (b: Pick<BudgetState, "spentUsd" | "limitUsd">) =>
   ALERT_THRESHOLDS.filter((t) => atLeast(b.spentUsd, (b.limitUsd * t) / 100));
 
+export interface RaisedAlert { threshold: number; message: string }
+
 /**
  * Raises the 80/90/100 % alerts the ledger has reached, each once per budget and period
  * (a unique row decides which of two racing workers announces it). At 100 % the projects
  * under the budget are nudged, so their loops pause at once instead of at their next tick.
  */
-export async function raiseBudgetAlerts(project: { id: string; teamId: string }, now = new Date()): Promise<number[]> {
+export async function raiseBudgetAlerts(project: { id: string; teamId: string }, now = new Date()): Promise<RaisedAlert[]> {
   const db = getDb();
-  const raised: number[] = [];
+  const raised: RaisedAlert[] = [];
   for (const b of await budgetStates(db, project, now)) {
     if (b.overridden) continue;
     for (const t of reachedThresholds(b)) {
@@ -23,8 +25,9 @@ export async function raiseBudgetAlerts(project: { id: string; teamId: string },
         INSERT INTO "BudgetEvent" ("teamId", scope, period, "periodStart", kind)
         VALUES (${project.teamId}, ${b.scope}, ${b.period}, ${b.start}, ${`alert${t}`}) ON CONFLICT DO NOTHING`;
       if (inserted === 0) continue;
-      raised.push(t);
-      await recordActivity(project, "budgetAlert", `Budget alert: ${usd(b.spentUsd)} spent, ${t} % of ${budgetName(b)}${t === 100 ? "; the loop pauses and new runs are refused" : ""}`);
+      const message = `Budget alert: ${usd(b.spentUsd)} spent, ${t} % of ${budgetName(b)}${t === 100 ? "; the loop pauses and new runs are refused" : ""}`;
+      raised.push({ threshold: t, message });
+      await recordActivity(project, "budgetAlert", message);
       if (t === 100) await nudgeScope(project, b.scope);
     }
   }

@@ -8,6 +8,7 @@ import { runVerifyCommand } from "@/lib/runs/verify";
 import { RunGuard, type RunLimits } from "@/lib/runs/guard";
 import { LedgerWriter, type LedgerRun } from "@/lib/budgets/ledger";
 import { raiseBudgetAlerts } from "@/lib/budgets/alerts";
+import { postNotice } from "@/lib/threads/notices";
 import { whenPostgresAnswers } from "@/lib/runs/backoff";
 import { getLogger } from "@/lib/log";
 
@@ -35,7 +36,7 @@ export async function runAgentAndVerify(input: {
   const saveUsage = usageSaver(runId, guard);
   // Spend goes to the ledger line by line as it arrives, so every worker sees it against the budgets.
   const project = { id: input.ledger.projectId, teamId: input.ledger.teamId };
-  const ledger = new LedgerWriter(input.ledger, async () => void (await raiseBudgetAlerts(project)), (err) => {
+  const ledger = new LedgerWriter(input.ledger, () => alertBudgets(project), (err) => {
     getLogger("runs").warn({ runId, err: err.message }, "spend ledger write failed; retried with the next line");
   });
   const exit = await runAgent({
@@ -89,4 +90,9 @@ function usageSaver(runId: string, guard: RunGuard): () => void {
       data: { costUsd: used.costUsd, inputTokens: used.inputTokens, outputTokens: used.outputTokens },
     }).catch(() => {});
   };
+}
+
+/** Each alert the ledger raised also reaches the team where it talks: the project's notices thread. */
+async function alertBudgets(project: { id: string; teamId: string }): Promise<void> {
+  for (const alert of await raiseBudgetAlerts(project)) await postNotice(project.id, alert.message, "budget");
 }
