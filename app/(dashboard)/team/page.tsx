@@ -12,17 +12,20 @@ import { CredentialsPanel } from "./_components/credentials-panel";
 import { listCredentials } from "@/lib/credentials/credentials";
 import { getTeamPrices } from "@/lib/budgets/prices";
 import { PricesPanel } from "./_components/prices-panel";
+import { getTeamBudget } from "@/lib/budgets/team";
+import { TeamBudgetPanel } from "./_components/team-budget-panel";
 
 export const dynamic = "force-dynamic";
 
 export default async function TeamPage() {
   const { viewer, actor } = await requirePageActor();
   const isAdmin = roleAtLeast(viewer.role, "admin");
-  const [members, invitations, credentials, prices] = await Promise.all([
+  const [members, invitations, credentials, prices, budget] = await Promise.all([
     listMembers(actor),
     isAdmin ? listInvitations(actor) : Promise.resolve([]),
     isAdmin ? listCredentials(actor) : Promise.resolve([]),
     isAdmin ? getTeamPrices(actor) : Promise.resolve([]),
+    getTeamBudget(actor.teamId),
   ]);
   return (
     <div className="stack">
@@ -43,6 +46,15 @@ export default async function TeamPage() {
           <InvitationList invitations={invitations} />
         </section>
       )}
+      <section className="panel stack" aria-labelledby="budget-h">
+        <h2 id="budget-h">Team budget</h2>
+        <p className="muted small">
+          Spend of every project of the team together, in USD, from the ledger, beside each project&apos;s own budget. Empty: no
+          team budget; 0: runs are refused. Alerts at 80, 90 and 100 %; at 100 % every project&apos;s loop pauses and new runs
+          are refused until the period ends or an owner raises or overrides it.
+        </p>
+        <TeamBudgetPanel budget={budget} canEdit={viewer.role === "owner"} />
+      </section>
       {isAdmin && (
         <section className="panel stack" aria-labelledby="credentials-h">
           <h2 id="credentials-h">Agent credentials</h2>
