@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
-import { runTick } from "@/lib/loop/tick";
+import { BURST_REASON, runTick } from "@/lib/loop/tick";
 import { changeLoopMode } from "@/lib/loop/controls";
 import { createPrompt } from "@/lib/prompts/create";
 import { promptSnapshot } from "@/lib/loop/snapshot";
@@ -43,6 +43,21 @@ describe("a tick (seed 000)", () => {
       snapshotHash: promptSnapshot([{ number: 1, status: "pending" }, { number: 2, status: "pending" }]).hash,
     });
     expect((await announced(team.id)).filter((e) => e.type === "promptsChange")).toEqual([{ type: "promptsChange", projectId: project.id }]);
+  });
+
+  it.each([
+    ["three slots, three ready prompts", { maxParallel: 3 }, 3, [[expect.any(String), { reason: BURST_REASON }]]],
+    ["the spawn took the last slot", { maxParallel: 2 }, 3, "one running"],
+    ["Parallel off", { parallelEnabled: false, maxParallel: 3 }, 3, []],
+    ["no other prompt waits", { maxParallel: 3 }, 1, []],
+  ] as const)("a burst: after a spawn, ticks again at once while a slot is free and another prompt waits (%s)", async (_name, settings, prompts, expected) => {
+    const { project, profile } = await runningProject(settings);
+    for (let n = 1; n <= prompts; n++) await addPrompt(project.id, { number: n, title: `p${n}`, body: "" });
+    // "one running": another executor already holds a slot, so this spawn fills the last one.
+    if (expected === "one running") await getDb().run.create({ data: { projectId: project.id, kind: "executor", status: "running", agentProfileId: profile.id, adapter: "demo" } });
+    expect(await runTick(project.id, clock)).toMatchObject({ decision: { kind: "spawn_executor", promptNumber: 1 } });
+    const ticks = (await queuedJobs("tick")).map(([id, data]) => [id, { reason: (data as { reason: string }).reason }]);
+    expect(ticks).toEqual(expected === "one running" ? [] : expected);
   });
 
   it("logs a status and announces prompt changes only when they change", async () => {

@@ -1,7 +1,7 @@
 import { getDb, getPool } from "@/lib/db";
 import { workerId } from "@/lib/worker-id";
 import { announce } from "@/lib/events/publish";
-import { enqueuePullRequestPoll, enqueueSpawn, publishOutbox, recordOutbox } from "@/lib/queues";
+import { enqueuePullRequestPoll, enqueueSpawn, enqueueTick, publishOutbox, recordOutbox } from "@/lib/queues";
 import { claimPromptForRun, createPromptlessRun } from "@/lib/runs/claim";
 import { plannerStateAfterSnapshot } from "@/lib/loop/backoff";
 import { checkBranch } from "@/lib/loop/branch";
@@ -123,6 +123,9 @@ async function applyDecision(snap: TickSnapshot, decision: Decision, now: Date, 
         await recordActivity(project, "taskAssigned", `#${claimed.prompt.number} ${claimed.prompt.title}: run ${claimed.run.id} queued${remote ? " for a remote runner" : ""}`, {
           runId: claimed.run.id, promptId: claimed.prompt.id,
         });
+        // Seed 000 spawns one agent per tick; a burst fills the other free slots tick after tick
+        // at once, not one per safety-net period.
+        if (slotsLeftAfterSpawn(input) > 0 && readyBesides(input.prompts, decision.promptId)) await enqueueTick(project.id, BURST_REASON);
       }
     }
   } else if (decision.kind === "spawn_planner") {
@@ -178,6 +181,12 @@ async function applyDecision(snap: TickSnapshot, decision: Decision, now: Date, 
     [project.id, me, now, snapshot.hash, snapshot.counts.pending, decision.message, spawnCount],
   );
 }
+
+export const BURST_REASON = "another slot is free and a prompt waits";
+
+const slotsLeftAfterSpawn = (input: ReturnType<typeof toDecisionInput>) =>
+  (input.parallelEnabled ? input.maxParallel : 1) - input.executorsRunning - 1;
+const readyBesides = (prompts: PromptView[], spawned: string) => prompts.some((p) => p.id !== spawned && p.status === "pending" && !p.live);
 
 // A spent budget pauses the loop; one held by running runs only makes this spawn wait for
 // them. Either way the refusal becomes the loop's status.
