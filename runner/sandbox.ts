@@ -23,7 +23,7 @@ export async function runnerLaunch(mode: SandboxMode, worktree: string): Promise
   const branchRef = (await git(worktree, ["symbolic-ref", "HEAD"])).trim();
   const home = mkdtempSync(join(tmpdir(), "rm-runner-home-"));
   const mounts = {
-    worktree, home, egressDir: null, readOnly: [WATCHDOG_PATH, DEMO_AGENT_PATH],
+    worktree, home, egressDir: null, sockets: { proxy: false, mcp: false }, readOnly: [WATCHDOG_PATH, DEMO_AGENT_PATH],
     git: { commonDir, worktreeDir, branchRefsDir: join(commonDir, dirname(branchRef)) },
   };
   return {

@@ -19,6 +19,8 @@ import { RunLogSink } from "@/lib/runs/log-sink";
 import { runAgentAndVerify } from "@/lib/runs/agent-step";
 import { prepareGithubClone } from "@/lib/github/repo";
 import { openRunSandbox, recordEgress } from "@/lib/runs/sandbox";
+import { wireMcp } from "@/lib/runs/mcp";
+import { MCP_SERVER_NAME } from "@/lib/agents/mcp-config";
 import { refusal, runCeilings, runWallTimeMs, type Ceilings } from "@/lib/spend/ceilings";
 import { teamPriceTable } from "@/lib/budgets/prices";
 import { whenPostgresAnswers } from "@/lib/runs/backoff";
@@ -110,10 +112,6 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
   const credentials = await untilDb("credentials", () => credentialsForRun(project.teamId, profile.envAllowList));
   const childEnv = agentEnvironment({ allowList: profile.envAllowList, credentials, token, runId: run.id, projectId: project.id, promptId: prompt?.id ?? null });
   const adapter = underWatchdog(requireAdapter(profile.adapter), process.execPath);
-  const text = prompt ? `# Prompt ${prompt.number}: ${prompt.title}\n\n${prompt.body}`
-    : run.kind === "lead" && run.threadId ? await untilDb("thread", () => leadPrompt(run.threadId!, run.threadSeq ?? 0))
-    : plannerPrompt(project.planningKey);
-
   await untilDb("start", () => db.run.update({
     where: { id: run.id },
     data: { status: "running", startedAt: new Date(), branch, worktreePath: wt.path, baseSha: wt.baseSha },
@@ -123,14 +121,18 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
   if (prompt) await untilDb("route", () => advanceRoutes(prompt.id, "delivered"));
 
   // The agent and the verify command run confined; we commit once the sandbox has ended.
-  const sandbox = await openRunSandbox({ worktree: wt.path, settings, adapter: profile.adapter, log: (line) => log.push(line) });
+  const sandbox = await openRunSandbox({ worktree: wt.path, settings, adapter: profile.adapter, token, log: (line) => log.push(line) });
   let outcome: RunOutcome;
   try {
+    const mcp = await wireMcp(sandbox, profile.adapter);
+    const text = prompt ? `# Prompt ${prompt.number}: ${prompt.title}\n\n${prompt.body}`
+      : run.kind === "lead" && run.threadId ? await untilDb("thread", () => leadPrompt(run.threadId!, run.threadSeq ?? 0))
+      : plannerPrompt(project.planningKey, mcp.wired);
     outcome = await runAgentAndVerify({
-      runId: run.id, profile, settings, adapter, signal, log, env: childEnv, launch: sandbox.launch,
+      runId: run.id, profile, settings, adapter, signal, log, env: { ...childEnv, ...mcp.env }, launch: sandbox.launch,
       ledger: { runId: run.id, teamId: project.teamId, projectId: project.id, agentProfileId: profile.id, queuedById: prompt?.createdById ?? null },
       limits: { ceilings, costLimit, prices, loops: { repeatLimit: settings.loopRepeatLimit, failureLimit: settings.loopFailureLimit } },
-      context: { prompt: text, model: run.model ?? undefined, commandTemplate: profile.commandTemplate ?? undefined, worktree: wt.path, extraArgs: profile.extraArgs },
+      context: { prompt: text, model: run.model ?? undefined, commandTemplate: profile.commandTemplate ?? undefined, worktree: wt.path, extraArgs: [...mcp.args, ...profile.extraArgs] },
     });
   } finally {
     const egress = await sandbox.close();
@@ -152,11 +154,23 @@ function budgetedCeilings(ceilings: Ceilings, reservedUsd: number | null): { cei
   return { ceilings: { ...ceilings, maxCostUsd: reservedUsd }, costLimit: "the budget left for this run" };
 }
 
-function plannerPrompt(planningKey: string): string {
+/**
+ * The planner adds prompts with the MCP `create_prompt` tool where its CLI is wired to the
+ * endpoint; elsewhere it writes prompt files, which the sync reads after the run is merged.
+ */
+export function plannerPrompt(planningKey: string, mcp: boolean): string {
+  const intro = "You are the planner of this repository. Study it and propose the next units of work.";
+  if (mcp) {
+    return [
+      intro,
+      `Add each with the \`create_prompt\` tool of the \`${MCP_SERVER_NAME}\` MCP server`,
+      "(title, body, priority 1-4, dependencies: the numbers of prompts that must be done first).",
+      "Do not write prompt files.",
+    ].join("\n");
+  }
   return [
-    "You are the planner of this repository. Study it and propose the next units of work.",
+    intro,
     `Write each as a prompt file .planning/${planningKey}/prompts/NN-slug.md with YAML frontmatter`,
-    // Not the API: the sandbox's network never reaches Ringmaster's own web port.
     "(number, title, status: pending, priority 1-4, dependencies).",
   ].join("\n");
 }

@@ -9,17 +9,24 @@ import { networkPolicy } from "@/lib/sandbox/policy";
 import { startSandbox, type SandboxSession } from "@/lib/sandbox/session";
 import { getSandboxStatus } from "@/lib/sandbox/status";
 import type { EgressCounts } from "@/lib/sandbox/egress-proxy";
+import { runMcpServe } from "@/lib/runs/mcp";
 
 type SandboxSettings = { networkMode: string; egressPresets: string[]; egressRules: string[]; unsandboxed: boolean };
 
-const UNSANDBOXED: SandboxSession = { launch: (spec) => spec, close: async () => ({ allowed: {}, blocked: {} }) };
+// Unsandboxed, the agent has no gateway; it reaches the web server itself, if at all.
+const UNSANDBOXED: SandboxSession = {
+  launch: (spec) => spec,
+  mcpUrl: null,
+  writeHomeFile: async () => { throw new Error("an unsandboxed run has no private HOME"); },
+  close: async () => ({ allowed: {}, blocked: {} }),
+};
 
 /**
  * The sandbox a run's agent and verify command start in. Fails closed: where the sandbox
  * cannot be made, the run is refused, unless an admin opted the project into unsandboxed runs
  * and the operator allows such opt-ins.
  */
-export async function openRunSandbox(input: { worktree: string; settings: SandboxSettings; adapter: string; log: (line: string) => void }): Promise<SandboxSession> {
+export async function openRunSandbox(input: { worktree: string; settings: SandboxSettings; adapter: string; token?: string; log: (line: string) => void }): Promise<SandboxSession> {
   const status = await getSandboxStatus();
   if (!status.ok) {
     if (!input.settings.unsandboxed) {
@@ -38,6 +45,8 @@ export async function openRunSandbox(input: { worktree: string; settings: Sandbo
     git: { commonDir, worktreeDir, branchRefsDir: join(commonDir, dirname(branchRef)) },
     policy: networkPolicy(input.settings, input.adapter),
     readOnly: [WATCHDOG_PATH, DEMO_AGENT_PATH],
+    // The verify of a merge has no token, so no gateway: it needs none.
+    ...(input.token ? { mcp: { token: input.token, serve: runMcpServe() } } : {}),
   });
 }
 

@@ -6,6 +6,7 @@ const mounts: SandboxMounts = {
   git: { commonDir: "/srv/repos/app/.git", worktreeDir: "/srv/repos/app/.git/worktrees/b1", branchRefsDir: "/srv/repos/app/.git/refs/heads/ringmaster" },
   home: "/tmp/sbx/home",
   egressDir: null,
+  sockets: { proxy: false, mcp: false },
   readOnly: [],
 };
 const after = (args: string[], flag: string) => args.slice(args.indexOf(flag));
@@ -36,7 +37,7 @@ describe("bwrapArgs", () => {
   });
 
   it("with an egress socket, starts the agent only once the bridge to it listens", () => {
-    const args = bwrapArgs({ ...mounts, egressDir: "/tmp/sbx/egress" }, null, { command: "agent", args: [] });
+    const args = bwrapArgs({ ...mounts, egressDir: "/tmp/sbx/egress", sockets: { proxy: true, mcp: false } }, null, { command: "agent", args: [] });
     expect(args.join(" ")).toContain("--ro-bind /tmp/sbx/egress /run/ringmaster");
     const tail = after(args, "/bin/sh");
     expect(tail[2]).toBe([
@@ -45,5 +46,25 @@ describe("bwrapArgs", () => {
       'exec "$@"',
     ].join("\n"));
     expect(tail.slice(3)).toEqual(["sandbox", "agent"]);
+  });
+
+  it("with the MCP gateway too, bridges both sockets before the agent starts", () => {
+    const args = bwrapArgs({ ...mounts, egressDir: "/tmp/sbx/egress", sockets: { proxy: true, mcp: true } }, null, { command: "agent", args: [] });
+    expect(after(args, "/bin/sh")[2]).toBe([
+      "socat TCP-LISTEN:3128,bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:/run/ringmaster/egress.sock 2>/dev/null &",
+      "socat TCP-LISTEN:3129,bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:/run/ringmaster/mcp.sock 2>/dev/null &",
+      "until socat -u OPEN:/dev/null TCP:127.0.0.1:3128 2>/dev/null; do sleep 0.01; done",
+      "until socat -u OPEN:/dev/null TCP:127.0.0.1:3129 2>/dev/null; do sleep 0.01; done",
+      'exec "$@"',
+    ].join("\n"));
+  });
+
+  it("without network, bridges only the MCP gateway", () => {
+    const args = bwrapArgs({ ...mounts, egressDir: "/tmp/sbx/egress", sockets: { proxy: false, mcp: true } }, null, { command: "agent", args: [] });
+    expect(after(args, "/bin/sh")[2]).toBe([
+      "socat TCP-LISTEN:3129,bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:/run/ringmaster/mcp.sock 2>/dev/null &",
+      "until socat -u OPEN:/dev/null TCP:127.0.0.1:3129 2>/dev/null; do sleep 0.01; done",
+      'exec "$@"',
+    ].join("\n"));
   });
 });

@@ -5,6 +5,11 @@ export const SANDBOX_HOME = "/home/agent";
 export const EGRESS_DIR = "/run/ringmaster";
 export const EGRESS_SOCKET = `${EGRESS_DIR}/egress.sock`;
 export const PROXY_PORT = 3128;
+/** Ringmaster's MCP endpoint as the agent sees it: a bridge to the run's gateway socket. */
+export const MCP_SOCKET = `${EGRESS_DIR}/mcp.sock`;
+export const MCP_PORT = 3129;
+export const MCP_PATH = "/mcp";
+export const SANDBOX_MCP_URL = `http://127.0.0.1:${MCP_PORT}${MCP_PATH}`;
 
 export type SandboxMounts = {
   /** The agent's worktree, writable, at its own path (git's metadata names it by path). */
@@ -17,8 +22,10 @@ export type SandboxMounts = {
   git: { commonDir: string; worktreeDir: string; branchRefsDir: string } | null;
   /** A host folder owned by the sandbox user, mounted as its HOME. */
   home: string;
-  /** The folder holding this run's egress socket; null when the run has no network at all. */
+  /** The folder holding this run's sockets (egress proxy, MCP gateway); null when it has neither. */
   egressDir: string | null;
+  /** Which sockets that folder holds. */
+  sockets: { proxy: boolean; mcp: boolean };
   /** Files of Ringmaster's own the agent command needs (e.g. the demo agent), read-only. */
   readOnly: string[];
 };
@@ -82,10 +89,13 @@ export function bwrapArgs(mounts: SandboxMounts, user: SandboxUser, cmd: Command
   if (user) args.push("setpriv", `--reuid=${user.uid}`, `--regid=${user.gid}`, "--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--");
   const inner = cmd.shell ? ["/bin/sh", "-c", cmd.command] : [cmd.command, ...cmd.args];
   if (!mounts.egressDir) return [...args, ...inner];
-  // The bridge must listen before the agent's first connection, so the agent starts once it does.
+  const bridges: [number, string][] = [];
+  if (mounts.sockets.proxy) bridges.push([PROXY_PORT, EGRESS_SOCKET]);
+  if (mounts.sockets.mcp) bridges.push([MCP_PORT, MCP_SOCKET]);
+  // Each bridge must listen before the agent's first connection, so the agent starts once they do.
   const bridge = [
-    `socat TCP-LISTEN:${PROXY_PORT},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${EGRESS_SOCKET} 2>/dev/null &`,
-    `until socat -u OPEN:/dev/null TCP:127.0.0.1:${PROXY_PORT} 2>/dev/null; do sleep 0.01; done`,
+    ...bridges.map(([port, socket]) => `socat TCP-LISTEN:${port},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${socket} 2>/dev/null &`),
+    ...bridges.map(([port]) => `until socat -u OPEN:/dev/null TCP:127.0.0.1:${port} 2>/dev/null; do sleep 0.01; done`),
     'exec "$@"',
   ].join("\n");
   return [...args, "/bin/sh", "-c", bridge, "sandbox", ...inner];
@@ -94,5 +104,8 @@ export function bwrapArgs(mounts: SandboxMounts, user: SandboxUser, cmd: Command
 /** What an agent needs to find the proxy; a process that ignores these reaches nothing at all. */
 export function proxyEnvironment(): Record<string, string> {
   const url = `http://127.0.0.1:${PROXY_PORT}`;
-  return { HTTP_PROXY: url, HTTPS_PROXY: url, http_proxy: url, https_proxy: url, ALL_PROXY: url, NO_PROXY: "", no_proxy: "" };
+  // The sandbox's own loopback holds only our bridges, so going to it directly opens nothing,
+  // and the MCP bridge must be reached directly (the proxy refuses local addresses).
+  const local = "127.0.0.1,localhost";
+  return { HTTP_PROXY: url, HTTPS_PROXY: url, http_proxy: url, https_proxy: url, ALL_PROXY: url, NO_PROXY: local, no_proxy: local };
 }

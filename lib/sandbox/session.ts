@@ -1,10 +1,11 @@
 import { mkdtemp, mkdir, rm, chown, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { getEnv } from "@/lib/env";
 import { AddressGuard } from "@/lib/sandbox/address-guard";
-import { bwrapArgs, proxyEnvironment, SANDBOX_HOME, writableGitParts, type SandboxMounts } from "@/lib/sandbox/bwrap";
+import { bwrapArgs, proxyEnvironment, SANDBOX_HOME, SANDBOX_MCP_URL, writableGitParts, type SandboxMounts } from "@/lib/sandbox/bwrap";
 import { startEgressProxy, type EgressCounts } from "@/lib/sandbox/egress-proxy";
+import { startMcpGateway, type McpGateway, type McpServe } from "@/lib/sandbox/mcp-gateway";
 import type { SandboxHost } from "@/lib/sandbox/host";
 import { shareWithSandboxGroup } from "@/lib/sandbox/ownership";
 import type { NetworkPolicy } from "@/lib/sandbox/policy";
@@ -15,6 +16,10 @@ export type Launcher = (spec: LaunchSpec) => LaunchSpec;
 
 export type SandboxSession = {
   launch: Launcher;
+  /** Where the agent reaches Ringmaster's MCP endpoint, as it sees it; null without a gateway. */
+  mcpUrl: string | null;
+  /** Writes a file into the agent's private HOME (a CLI's per-run config), owned by the agent. */
+  writeHomeFile: (path: string, content: string) => Promise<void>;
   /** Stops the egress proxy, removes the sandbox's HOME and returns what the proxy counted (once). */
   close: () => Promise<EgressCounts>;
 };
@@ -25,7 +30,12 @@ export type SandboxInput = {
   policy: NetworkPolicy;
   /** Ringmaster's own files an agent command runs (the demo agent, the watchdog). */
   readOnly: string[];
+  /** The run's MCP gateway: its token, and what answers its MCP path. */
+  mcp?: { token: string; serve: McpServe };
 };
+
+/** Refused requests to the MCP gateway are counted with the egress under this name. */
+export const MCP_GATEWAY_HOST = "ringmaster (not the MCP path)";
 
 function nodePrefix(): string[] {
   // A node installed outside /usr (nvm, a tarball) must be visible for node-based agents.
@@ -43,25 +53,41 @@ export async function startSandbox(host: SandboxHost, input: SandboxInput): Prom
   await writeFile(join(home, ".gitconfig"), "[safe]\n\tdirectory = *\n");
   if (host.user) await chown(home, host.user.uid, host.user.gid);
   let proxy: Awaited<ReturnType<typeof startEgressProxy>> | null = null;
+  let gateway: McpGateway | null = null;
+  const egressDir = input.policy.mode === "none" && !input.mcp ? null : join(root, "egress");
   try {
-    const egressDir = input.policy.mode === "none" ? null : join(root, "egress");
-    if (egressDir) {
-      await mkdir(egressDir, { mode: 0o755 });
+    if (egressDir) await mkdir(egressDir, { mode: 0o755 });
+    if (egressDir && input.policy.mode !== "none") {
       const guard = await AddressGuard.create([env.DATABASE_URL, env.REDIS_URL, env.APP_URL], env.SANDBOX_LOOPBACK_PORTS);
       proxy = await startEgressProxy({ socketPath: join(egressDir, "egress.sock"), policy: input.policy, guard });
     }
+    // Even a run without network reaches its own MCP endpoint: it is Ringmaster, not the internet.
+    if (egressDir && input.mcp) gateway = await startMcpGateway({ socketPath: join(egressDir, "mcp.sock"), ...input.mcp });
     // A fresh bare clone has no reflog folder yet, and a packed branch no loose-ref folder.
     if (input.git) for (const dir of writableGitParts(input.git)) await mkdir(dir, { recursive: true });
     await shareWithSandboxGroup([input.worktree, ...(input.git ? writableGitParts(input.git) : [])], host.user);
   } catch (err) {
     await proxy?.close();
+    await gateway?.close();
     await rm(root, { recursive: true, force: true });
     throw err;
   }
-  const mounts: SandboxMounts = { worktree: input.worktree, git: input.git, home, egressDir: proxy ? join(root, "egress") : null, readOnly: [...input.readOnly, ...nodePrefix(), ...env.SANDBOX_READ_ONLY_PATHS] };
+  const sockets = { proxy: proxy !== null, mcp: gateway !== null };
+  const mounts: SandboxMounts = { worktree: input.worktree, git: input.git, home, egressDir, sockets, readOnly: [...input.readOnly, ...nodePrefix(), ...env.SANDBOX_READ_ONLY_PATHS] };
   const empty: EgressCounts = { allowed: {}, blocked: {} };
   let closed: Promise<EgressCounts> | undefined;
   return {
+    mcpUrl: gateway ? SANDBOX_MCP_URL : null,
+    writeHomeFile: async (path, content) => {
+      const target = resolve(home, path);
+      if (relative(home, target).startsWith("..")) throw new Error(`${path} is outside the sandbox's HOME`);
+      for (let dir = dirname(target); dir !== home; dir = dirname(dir)) {
+        await mkdir(dir, { recursive: true, mode: 0o700 });
+        if (host.user) await chown(dir, host.user.uid, host.user.gid);
+      }
+      await writeFile(target, content, { mode: 0o600 });
+      if (host.user) await chown(target, host.user.uid, host.user.gid);
+    },
     launch: (spec) => ({
       command: host.bwrap,
       args: bwrapArgs(mounts, host.user, spec),
@@ -71,8 +97,11 @@ export async function startSandbox(host: SandboxHost, input: SandboxInput): Prom
     }),
     close: () => {
       closed ??= (async () => {
-        const counts = proxy?.counts() ?? empty;
+        const counts = proxy?.counts() ?? structuredClone(empty);
+        const refused = Object.values(gateway?.refused() ?? {}).reduce((a, b) => a + b, 0);
+        if (refused) counts.blocked[MCP_GATEWAY_HOST] = refused;
         await proxy?.close();
+        await gateway?.close();
         await rm(root, { recursive: true, force: true });
         return counts;
       })();

@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { mcpWiring } from "@/lib/agents/mcp-config";
+
+const URL = "http://127.0.0.1:3129/mcp";
+
+describe("mcpWiring", () => {
+  it("gives Claude Code a per-run config file through --mcp-config, strict, with the server's tools allowed", () => {
+    const w = mcpWiring("claude", URL, "/home/agent")!;
+    expect(w.args).toEqual(["--mcp-config", "/home/agent/.ringmaster/mcp.json", "--strict-mcp-config", "--allowedTools", "mcp__ringmaster"]);
+    expect(w.files).toEqual([{ path: ".ringmaster/mcp.json", content: '{\n  "mcpServers": {\n    "ringmaster": {\n      "type": "http",\n      "url": "http://127.0.0.1:3129/mcp"\n    }\n  }\n}\n' }]);
+    expect(w.env).toEqual({});
+  });
+
+  it("gives Codex one -c override holding a TOML string, and writes no file", () => {
+    expect(mcpWiring("codex", URL, "/home/agent")).toEqual({ args: ["-c", 'mcp_servers.ringmaster.url="http://127.0.0.1:3129/mcp"'], env: {}, files: [] });
+  });
+
+  it("gives Gemini CLI a settings.json in the run's own HOME with a trusted Streamable HTTP server", () => {
+    const w = mcpWiring("gemini", URL, "/home/agent")!;
+    expect(w.args).toEqual([]);
+    expect(w.files.map((f) => [f.path, JSON.parse(f.content)])).toEqual([[".gemini/settings.json", { mcpServers: { ringmaster: { httpUrl: URL, trust: true } } }]]);
+  });
+
+  it("leaves the demo agent to its environment and gives CLIs without MCP nothing", () => {
+    expect(mcpWiring("demo", URL, "/home/agent")).toEqual({ args: [], env: {}, files: [] });
+    expect(mcpWiring("aider", URL, "/home/agent")).toBeNull();
+    expect(mcpWiring("shell", URL, "/home/agent")).toBeNull();
+  });
+});

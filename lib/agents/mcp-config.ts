@@ -1,0 +1,44 @@
+/** How one CLI is pointed at Ringmaster's MCP server for one run. */
+export type McpWiring = {
+  /** Placed before the adapter's own extra arguments. */
+  args: string[];
+  env: Record<string, string>;
+  /** Written into the run's private HOME before the CLI starts (paths relative to it). */
+  files: { path: string; content: string }[];
+};
+
+export const MCP_SERVER_NAME = "ringmaster";
+const CLAUDE_CONFIG = ".ringmaster/mcp.json";
+const GEMINI_SETTINGS = ".gemini/settings.json";
+
+const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+
+/**
+ * Each CLI's own way to add one MCP server for a single run, checked against its docs:
+ * - Claude Code: `--mcp-config <file>` with `--strict-mcp-config` (no other server of any config
+ *   file loads); its tools are allowed up front, since a headless run cannot ask.
+ * - Codex: `-c` config overrides (TOML values); `codex exec` has no server-file flag, and
+ *   overrides write nothing anywhere.
+ * - Gemini CLI: `mcpServers` in `~/.gemini/settings.json`, here the run's own HOME; `httpUrl`
+ *   is Streamable HTTP, and `trust` skips confirmations a headless run cannot give.
+ * - The demo agent reads the URL from its environment.
+ * The gateway adds the run's token, so no file holds it. Null: the CLI has no MCP support.
+ */
+export function mcpWiring(adapter: string, url: string, home: string): McpWiring | null {
+  switch (adapter) {
+    case "claude":
+      return {
+        args: ["--mcp-config", `${home}/${CLAUDE_CONFIG}`, "--strict-mcp-config", "--allowedTools", `mcp__${MCP_SERVER_NAME}`],
+        env: {},
+        files: [{ path: CLAUDE_CONFIG, content: json({ mcpServers: { [MCP_SERVER_NAME]: { type: "http", url } } }) }],
+      };
+    case "codex":
+      return { args: ["-c", `mcp_servers.${MCP_SERVER_NAME}.url=${JSON.stringify(url)}`], env: {}, files: [] };
+    case "gemini":
+      return { args: [], env: {}, files: [{ path: GEMINI_SETTINGS, content: json({ mcpServers: { [MCP_SERVER_NAME]: { httpUrl: url, trust: true } } }) }] };
+    case "demo":
+      return { args: [], env: {}, files: [] };
+    default:
+      return null;
+  }
+}
