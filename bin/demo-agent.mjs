@@ -23,19 +23,21 @@
 //   tool <name> <json>      a tool call with that input, answered "ok"
 //   tool-fail <name> <json> a tool call with that input, answered with an error
 //   cost <usd>              the result's total_cost_usd (otherwise 0)
+//   mcp <tool> <json>       call that tool of Ringmaster's MCP server (RINGMASTER_MCP_URL) with
+//                           that input; the tool call and its answer are steps of the run
 //
 // A fence may use more than three backticks to hold ``` lines; it closes with a line of at least
 // as many. Other fenced blocks (```js, ...) are content, and directives inside them are not run.
 // Paths (markers too) are relative to the worktree and must stay inside it, outside .git, also
 // once symlinks are followed; a bad path fails the run with exit code 2 before anything is touched. Without `exit`, the run exits 1 when
-// an edit failed (e.g. deleting a missing file) and 0 otherwise. Same prompt, same output.
+// an edit or an MCP call failed (e.g. deleting a missing file) and 0 otherwise. Same prompt, same output.
 import { createHash } from "node:crypto";
 import { appendFileSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, relative, resolve, sep } from "node:path";
 
 const FENCE = /^(`{3,})\s*(file|append|delete)\s+(\S.*?)\s*$/;
 const OTHER_FENCE = /^(`{3,})/;
-const LINE = /^(sleep|exit|print|fail-once|usage|tool|tool-fail|cost)\s+(.+?)\s*$/;
+const LINE = /^(sleep|exit|print|fail-once|usage|tool|tool-fail|cost|mcp)\s+(.+?)\s*$/;
 
 const modelIndex = process.argv.indexOf("--model");
 const model = (modelIndex > 0 && process.argv[modelIndex + 1]) || "ringmaster-demo";
@@ -182,6 +184,49 @@ function callTool(fails, arg) {
   emit({ type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content, is_error: fails }] }, parent_tool_use_id: null });
 }
 
+// Streamable HTTP with JSON answers, as Ringmaster's endpoint gives them: one POST per message.
+let rpcId = 0;
+async function mcpRequest(method, params) {
+  const res = await fetch(process.env.RINGMASTER_MCP_URL, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: ++rpcId, method, params }),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`HTTP ${res.status}: ${text}`);
+  const answer = JSON.parse(text);
+  if (answer.error) throw new Error(answer.error.message);
+  return answer.result;
+}
+
+let mcpReady = false;
+async function callMcp(arg) {
+  const [, name, json] = /^(\S+)\s*(.*)$/.exec(arg);
+  let input;
+  try {
+    input = json ? JSON.parse(json) : {};
+  } catch {
+    input = { text: json };
+  }
+  const id = `toolu_demo_mcp_${String(++calls).padStart(2, "0")}`;
+  say({ type: "tool_use", id, name: `mcp__ringmaster__${name}`, input });
+  let output;
+  let isError = false;
+  try {
+    if (!process.env.RINGMASTER_MCP_URL) throw new Error("no MCP server: RINGMASTER_MCP_URL is not set");
+    if (!mcpReady) await mcpRequest("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "ringmaster-demo-agent", version: "1.0.0" } });
+    mcpReady = true;
+    const result = await mcpRequest("tools/call", { name, arguments: input });
+    output = result.content.map((c) => c.text ?? "").join("");
+    isError = result.isError === true;
+  } catch (error) {
+    output = error.message;
+    isError = true;
+  }
+  emit({ type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: output, is_error: isError }] }, parent_tool_use_id: null });
+  return !isError;
+}
+
 const TOOL = { file: "Write", append: "Append", delete: "Delete" };
 
 async function main() {
@@ -198,11 +243,13 @@ async function main() {
   let exitCode;
   let edits = 0;
   let failures = 0;
+  let mcpFailures = 0;
   for (const step of steps) {
     if (step.kind === "print") say({ type: "text", text: step.arg });
     else if (step.kind === "usage") reportUsage(step.arg);
     else if (step.kind === "cost") totalCost = Number(step.arg);
     else if (step.kind === "tool" || step.kind === "tool-fail") callTool(step.kind === "tool-fail", step.arg);
+    else if (step.kind === "mcp") mcpFailures += (await callMcp(step.arg)) ? 0 : 1;
     else if (step.kind === "sleep") await new Promise((done) => setTimeout(done, Number(step.arg)));
     else if (step.kind === "exit") exitCode = Number(step.arg);
     else if (step.kind === "fail-once") {
@@ -226,7 +273,7 @@ async function main() {
       emit({ type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: output, is_error: isError }] }, parent_tool_use_id: null });
     }
   }
-  const code = exitCode ?? (failures > 0 ? 1 : 0);
+  const code = exitCode ?? (failures + mcpFailures > 0 ? 1 : 0);
   const done = `Done: ${edits - failures} of ${edits} edit${edits === 1 ? "" : "s"} applied.`;
   finish(code, code === 0 ? done : `${done} Exiting with code ${code}.`);
 }

@@ -161,4 +161,13 @@ describe("demo agent", () => {
     expect(await readdir(cwd)).toEqual(["keep"]);
     expect(events.at(-1)).toMatchObject({ type: "result", ok: true, summary: "Done: 0 of 0 edits applied." });
   });
+
+  it("reports an MCP call as a failed step and exits 1 where no MCP server is wired", async () => {
+    const { exitCode, events } = await runDemo('mcp post_message {"text":"hi"}\n');
+    expect(exitCode).toBe(1);
+    expect(events.filter((e) => e.type === "tool_use" || e.type === "tool_result")).toEqual([
+      { type: "tool_use", id: "toolu_demo_mcp_01", name: "mcp__ringmaster__post_message", input: { text: "hi" } },
+      { type: "tool_result", toolUseId: "toolu_demo_mcp_01", output: "no MCP server: RINGMASTER_MCP_URL is not set", isError: true },
+    ]);
+  });
 });

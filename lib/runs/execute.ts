@@ -21,6 +21,7 @@ import { prepareGithubClone } from "@/lib/github/repo";
 import { openRunSandbox, recordEgress } from "@/lib/runs/sandbox";
 import { wireMcp } from "@/lib/runs/mcp";
 import { MCP_SERVER_NAME } from "@/lib/agents/mcp-config";
+import { plannerPrompt } from "@/lib/runs/planner-prompt";
 import { refusal, runCeilings, runWallTimeMs, type Ceilings } from "@/lib/spend/ceilings";
 import { teamPriceTable } from "@/lib/budgets/prices";
 import { whenPostgresAnswers } from "@/lib/runs/backoff";
@@ -126,7 +127,7 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
   try {
     const mcp = await wireMcp(sandbox, profile.adapter);
     const text = prompt ? `# Prompt ${prompt.number}: ${prompt.title}\n\n${prompt.body}`
-      : run.kind === "lead" && run.threadId ? await untilDb("thread", () => leadPrompt(run.threadId!, run.threadSeq ?? 0))
+      : run.kind === "lead" && run.threadId ? await untilDb("thread", () => leadPrompt(run.threadId!, run.threadSeq ?? 0, mcp.wired ? MCP_SERVER_NAME : null))
       : plannerPrompt(project.planningKey, mcp.wired);
     outcome = await runAgentAndVerify({
       runId: run.id, profile, settings, adapter, signal, log, env: { ...childEnv, ...mcp.env }, launch: sandbox.launch,
@@ -152,25 +153,4 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
 function budgetedCeilings(ceilings: Ceilings, reservedUsd: number | null): { ceilings: Ceilings; costLimit?: string } {
   if (reservedUsd === null || (ceilings.maxCostUsd !== null && ceilings.maxCostUsd <= reservedUsd)) return { ceilings };
   return { ceilings: { ...ceilings, maxCostUsd: reservedUsd }, costLimit: "the budget left for this run" };
-}
-
-/**
- * The planner adds prompts with the MCP `create_prompt` tool where its CLI is wired to the
- * endpoint; elsewhere it writes prompt files, which the sync reads after the run is merged.
- */
-export function plannerPrompt(planningKey: string, mcp: boolean): string {
-  const intro = "You are the planner of this repository. Study it and propose the next units of work.";
-  if (mcp) {
-    return [
-      intro,
-      `Add each with the \`create_prompt\` tool of the \`${MCP_SERVER_NAME}\` MCP server`,
-      "(title, body, priority 1-4, dependencies: the numbers of prompts that must be done first).",
-      "Do not write prompt files.",
-    ].join("\n");
-  }
-  return [
-    intro,
-    `Write each as a prompt file .planning/${planningKey}/prompts/NN-slug.md with YAML frontmatter`,
-    "(number, title, status: pending, priority 1-4, dependencies).",
-  ].join("\n");
 }

@@ -5,8 +5,11 @@ import { markEvaluatedUpTo } from "@/lib/threads/status";
 
 const NAMES: Record<string, string> = { person: "Person", lead: "You (lead agent)", worker: "Worker run", monitor: "Monitor", system: "System" };
 
-/** What a lead run is told: the thread up to the last turn it was given, oldest first. */
-export async function leadPrompt(threadId: string, upToSeq: number): Promise<string> {
+/**
+ * What a lead run is told: the thread up to the last turn it was given, oldest first, and, when
+ * its CLI is wired to Ringmaster's MCP server, the tools it can act with.
+ */
+export async function leadPrompt(threadId: string, upToSeq: number, mcpServer: string | null = null): Promise<string> {
   const thread = await getDb().thread.findUniqueOrThrow({
     where: { id: threadId },
     select: { title: true, project: { select: { name: true } }, prompt: { select: { number: true, title: true } }, turns: { where: { seq: { lte: upToSeq } }, orderBy: { seq: "asc" } } },
@@ -15,6 +18,7 @@ export async function leadPrompt(threadId: string, upToSeq: number): Promise<str
   return [
     `You are the lead agent of the project "${thread.project.name}", in the conversation about ${about}.`,
     "Read the conversation below and answer the newest turns of people, monitors and workers. Your final answer is posted to the thread.",
+    ...(mcpServer ? [`To act, use the tools of the \`${mcpServer}\` MCP server: create_prompt queues work (with priority and dependencies), post_message writes to the thread, wait_for_user asks a person to decide, read_messages shows turns newer than these.`] : []),
     "",
     ...thread.turns.map((t) => `## #${t.seq} ${NAMES[t.actor] ?? t.actor}${t.actorId && t.actor === "monitor" ? ` (${t.actorId})` : ""}${t.action && t.action !== "message" ? ` [${t.action}]` : ""}${t.target ? ` → ${t.target}` : ""}\n\n${t.content}\n`),
   ].join("\n");
