@@ -11,8 +11,12 @@ describe("mcpWiring", () => {
     expect(w.env).toEqual({});
   });
 
-  it("gives Codex one -c override holding a TOML string, and writes no file", () => {
-    expect(mcpWiring("codex", URL, "/home/agent")).toEqual({ args: ["-c", 'mcp_servers.ringmaster.url="http://127.0.0.1:3129/mcp"'], env: {}, files: [] });
+  it("gives Codex -c overrides holding TOML strings (the server, its tools approved), and writes no file", () => {
+    expect(mcpWiring("codex", URL, "/home/agent")).toEqual({
+      args: ["-c", 'mcp_servers.ringmaster.url="http://127.0.0.1:3129/mcp"', "-c", 'mcp_servers.ringmaster.default_tools_approval_mode="approve"'],
+      env: {},
+      files: [],
+    });
   });
 
   it("gives Gemini CLI a settings.json in the run's own HOME with a trusted Streamable HTTP server", () => {

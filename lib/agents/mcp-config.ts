@@ -18,7 +18,7 @@ const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
  * - Claude Code: `--mcp-config <file>` with `--strict-mcp-config` (no other server of any config
  *   file loads); its tools are allowed up front, since a headless run cannot ask.
  * - Codex: `-c` config overrides (TOML values); `codex exec` has no server-file flag, and
- *   overrides write nothing anywhere.
+ *   overrides write nothing anywhere. Its tools are approved up front, as for Claude Code.
  * - Gemini CLI: `mcpServers` in `~/.gemini/settings.json`, here the run's own HOME; `httpUrl`
  *   is Streamable HTTP, and `trust` skips confirmations a headless run cannot give.
  * - The demo agent reads the URL from its environment.
@@ -33,7 +33,15 @@ export function mcpWiring(adapter: string, url: string, home: string): McpWiring
         files: [{ path: CLAUDE_CONFIG, content: json({ mcpServers: { [MCP_SERVER_NAME]: { type: "http", url } } }) }],
       };
     case "codex":
-      return { args: ["-c", `mcp_servers.${MCP_SERVER_NAME}.url=${JSON.stringify(url)}`], env: {}, files: [] };
+      return {
+        args: [
+          "-c", `mcp_servers.${MCP_SERVER_NAME}.url=${JSON.stringify(url)}`,
+          // `codex exec` has no one to ask: unapproved MCP tool calls that write are cancelled.
+          "-c", `mcp_servers.${MCP_SERVER_NAME}.default_tools_approval_mode="approve"`,
+        ],
+        env: {},
+        files: [],
+      };
     case "gemini":
       return { args: [], env: {}, files: [{ path: GEMINI_SETTINGS, content: json({ mcpServers: { [MCP_SERVER_NAME]: { httpUrl: url, trust: true } } }) }] };
     case "demo":
