@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { addPrompt, createTeamWithProject } from "./helpers/fixtures";
-import { startMessagesDouble } from "./helpers/messages-double";
+import { startMessagesDouble, type ToolCall } from "./helpers/messages-double";
 import { tickAndRun } from "./helpers/run-once";
 
 // Claude Code ships a native binary per platform; its install script (which links `claude`) may not run.
@@ -18,8 +18,8 @@ const nativeClaude = (() => {
 const otherHost = Object.values(networkInterfaces()).flat().find((i) => i && i.family === "IPv4" && !i.internal)?.address;
 
 // What the model asks for next: one call of a Ringmaster tool, then the end of the turn.
-let call = { tool: "", input: {} as object };
-const double = otherHost ? await startMessagesDouble(otherHost, () => call.input, () => call.tool) : null;
+let call: ToolCall = { name: "", input: {} };
+const double = otherHost ? await startMessagesDouble(otherHost, () => call) : null;
 afterAll(() => double?.stop());
 
 if (nativeClaude && double) {
@@ -53,7 +53,7 @@ describe.skipIf(!nativeClaude || !double)("Claude Code talks to Ringmaster over 
   it("an executor's report_progress call lands as a worker turn in its prompt's thread", async () => {
     const project = await claudeProject("executor");
     await addPrompt(project.id, { number: 1, title: "Report in", body: "Say how it goes." });
-    call = { tool: "mcp__ringmaster__report_progress", input: { text: "halfway through, via MCP" } };
+    call = { name: "mcp__ringmaster__report_progress", input: { text: "halfway through, via MCP" } };
     const before = double!.requests.length;
 
     const { run } = await tickAndRun(project.id);
@@ -67,13 +67,13 @@ describe.skipIf(!nativeClaude || !double)("Claude Code talks to Ringmaster over 
 
   it("a planner adds its prompts with create_prompt instead of writing prompt files", async () => {
     const project = await claudeProject("planner");
-    call = { tool: "mcp__ringmaster__create_prompt", input: { title: "Add a health page", body: "GET /health answers ok.", priority: 2 } };
+    call = { name: "mcp__ringmaster__create_prompt", input: { title: "Add a health page", body: "GET /health answers ok.", priority: 2 } };
 
     const { run } = await tickAndRun(project.id);
     expect(run!.kind).toBe("planner");
     expect(run!.status).toBe("succeeded");
-    const sent = JSON.stringify((double!.bodies.at(-2) as { messages: unknown[] }).messages);
-    expect(sent).toContain("create_prompt");
+    const sent = double!.prompts.at(-2)!;
+    expect(sent).toContain("Add each with the `create_prompt` tool of the `ringmaster` MCP server");
     expect(sent).not.toContain("Write each as a prompt file");
     const prompts = await getDb().prompt.findMany({ where: { projectId: project.id } });
     expect(prompts.map((p) => [p.number, p.title, p.body, p.priority, p.origin, p.status])).toEqual([[1, "Add a health page", "GET /health answers ok.", 2, "planner", "pending"]]);

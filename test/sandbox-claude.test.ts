@@ -20,7 +20,7 @@ const nativeClaude = (() => {
 const otherHost = Object.values(networkInterfaces()).flat().find((i) => i && i.family === "IPv4" && !i.internal)?.address;
 
 let target = "";
-const double = otherHost ? await startMessagesDouble(otherHost, () => ({ file_path: target, content: "written by claude\n" })) : null;
+const double = otherHost ? await startMessagesDouble(otherHost, () => ({ name: "Write", input: { file_path: target, content: "written by claude\n" } })) : null;
 afterAll(() => double?.stop());
 
 if (nativeClaude && double) {

@@ -10,7 +10,7 @@ import { runAgentProcess } from "@/lib/agents/process";
 import { runMcpServe, wireMcp } from "@/lib/runs/mcp";
 import { startSandbox } from "@/lib/sandbox/session";
 import { getSandboxStatus } from "@/lib/sandbox/status";
-import { CLI_CACHE, cachedCli } from "./helpers/cli-cache";
+import { CLI_CACHE, cachedCli } from "./helpers/agent-cli-cache";
 import { createTeamWithProject } from "./helpers/fixtures";
 
 const CLIS = [
@@ -25,7 +25,7 @@ const installed = await Promise.all(CLIS.map((c) => cachedCli(c.pkg, c.version))
  * its tools before it would call its model, which it cannot reach; it is stopped once it has.
  */
 describe.each(CLIS.map((c, i) => [c.adapter, c, installed[i]] as const))("the real %s CLI in the sandbox", (adapter, cli, found) => {
-  it.skipIf("reason" in found)(`reads its per-run MCP wiring and lists Ringmaster's tools through the gateway${"reason" in found ? ` (skipped: ${found.reason})` : ""}`, async () => {
+  it.skipIf("skip" in found)(`reads its per-run MCP wiring and lists Ringmaster's tools through the gateway${"skip" in found ? ` (skipped: ${found.skip})` : ""}`, async () => {
     const status = await getSandboxStatus();
     if (!status.ok) throw new Error(status.reason);
     const { team, project, profile } = await createTeamWithProject({ loopEnabled: false });

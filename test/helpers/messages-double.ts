@@ -2,27 +2,35 @@ import { createServer, type Server } from "node:http";
 
 type Event = [string, unknown];
 
+export type ToolCall = { name: string; input: unknown };
+
 /**
  * A local stand-in for the Anthropic Messages API (streaming SSE, as Claude Code calls it):
- * the first turn asks for one tool call (Write unless `tool` names another, e.g. an MCP tool
- * `mcp__server__name`), the turn after its tool result ends the run. `bodies` keeps each
- * request's JSON, so a test can read the tool result the CLI sent back.
+ * the first turn asks for the tool call `tool()` gives, the turn after its tool result ends the run.
+ * `prompts` holds the text of each request's first user message, `models` each request's model,
+ * `bodies` each request's JSON (a test reads the tool result the CLI sent back).
  */
-export async function startMessagesDouble(host: string, write: () => object, tool: () => string = () => "Write") {
+export async function startMessagesDouble(host: string, tool: () => ToolCall) {
   const requests: string[] = [];
+  const prompts: string[] = [];
+  const models: string[] = [];
   const bodies: unknown[] = [];
   const server: Server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (c) => { body += c; });
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
+      // Decoded whole: a chunk boundary can fall inside a multi-byte character.
+      const body = Buffer.concat(chunks).toString("utf8");
       requests.push(`${req.method} ${req.url}`);
       if (!req.url?.startsWith("/v1/messages")) return res.writeHead(404).end("{}");
-      const parsed = JSON.parse(body || "{}") as { model?: string; messages?: unknown[] };
+      const parsed = JSON.parse(body || "{}") as { model?: string; messages?: { content: unknown }[] };
+      prompts.push(firstText(parsed.messages?.[0]?.content));
+      models.push(parsed.model ?? "");
       bodies.push(parsed);
       const usage = { input_tokens: 10, output_tokens: 5 };
       const block = JSON.stringify(parsed.messages ?? []).includes("tool_result")
         ? [{ type: "text", text: "" }, { type: "text_delta", text: "Done." }, "end_turn"] as const
-        : [{ type: "tool_use", id: "toolu_1", name: tool(), input: {} }, { type: "input_json_delta", partial_json: JSON.stringify(write()) }, "tool_use"] as const;
+        : toolBlock(tool());
       const events: Event[] = [
         ["message_start", { type: "message_start", message: { id: "msg_1", type: "message", role: "assistant", model: parsed.model, content: [], stop_reason: null, usage } }],
         ["content_block_start", { type: "content_block_start", index: 0, content_block: block[0] }],
@@ -38,5 +46,15 @@ export async function startMessagesDouble(host: string, write: () => object, too
   });
   await new Promise<void>((r) => server.listen(0, host, r));
   const url = `http://${host}:${(server.address() as { port: number }).port}`;
-  return { url, requests, bodies, stop: () => new Promise((r) => server.close(r)) };
+  return { url, requests, prompts, models, bodies, stop: () => new Promise((r) => server.close(r)) };
+}
+
+function toolBlock({ name, input }: ToolCall) {
+  return [{ type: "tool_use", id: "toolu_1", name, input: {} }, { type: "input_json_delta", partial_json: JSON.stringify(input) }, "tool_use"] as const;
+}
+
+// Claude Code sends the prompt as text blocks (after blocks of its own context) or as a string.
+function firstText(content: unknown): string {
+  if (typeof content === "string") return content;
+  return Array.isArray(content) ? content.map((b: { text?: string }) => b.text ?? "").join("\n") : "";
 }
