@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { runBranchName } from "@/lib/git";
 import { addPrompt, createTeamWithProject } from "./helpers/fixtures";
-import { startMessagesDouble } from "./helpers/messages-double";
+import { startMessagesDouble, type ToolCall } from "./helpers/messages-double";
 import { tickAndRun } from "./helpers/run-once";
 
 // Claude Code ships a native binary per platform; its install script (which links `claude`) may not run.
@@ -19,8 +19,8 @@ const nativeClaude = (() => {
 })();
 const otherHost = Object.values(networkInterfaces()).flat().find((i) => i && i.family === "IPv4" && !i.internal)?.address;
 
-let target = "";
-const double = otherHost ? await startMessagesDouble(otherHost, () => ({ name: "Write", input: { file_path: target, content: "written by claude\n" } })) : null;
+let tool: () => ToolCall = () => ({ name: "Write", input: {} });
+const double = otherHost ? await startMessagesDouble(otherHost, () => tool()) : null;
 afterAll(() => double?.stop());
 
 if (nativeClaude && double) {
@@ -34,16 +34,23 @@ if (nativeClaude && double) {
   });
 }
 
+/** A project whose executor is a real Claude Code reaching the double; its prompt 1 is `body`. */
+async function claudeProject(title: string, body: string, profile: { extraArgs?: string[] } = {}) {
+  const { team, project, repoPath } = await createTeamWithProject({ cooldownMs: 0 });
+  const claude = await getDb().agentProfile.create({
+    data: { teamId: team.id, name: "claude", adapter: "claude", envAllowList: ["ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"], ...profile },
+  });
+  await getDb().projectSettings.update({ where: { projectId: project.id }, data: { executorProfileId: claude.id, networkMode: "allow-list", egressRules: [otherHost!] } });
+  const worktree = join(resolve(process.env.DATA_DIR!), "worktrees", project.id, runBranchName(1, title).replaceAll("/", "_"));
+  await addPrompt(project.id, { number: 1, title, body });
+  return { project, repoPath, worktree };
+}
+
 describe.skipIf(!nativeClaude || !double)("a real agent CLI in the sandbox", () => {
   it("Claude Code edits its worktree through a model API on the allow-list; the work is committed and merged", async () => {
-    const { team, project, repoPath } = await createTeamWithProject({ cooldownMs: 0 });
-    const claude = await getDb().agentProfile.create({
-      data: { teamId: team.id, name: "claude", adapter: "claude", envAllowList: ["ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"] },
-    });
-    await getDb().projectSettings.update({ where: { projectId: project.id }, data: { executorProfileId: claude.id, networkMode: "allow-list", egressRules: [otherHost!] } });
-    const dataDir = resolve(process.env.DATA_DIR!);
-    target = join(dataDir, "worktrees", project.id, runBranchName(1, "Say hello").replaceAll("/", "_"), "hello.txt");
-    await addPrompt(project.id, { number: 1, title: "Say hello", body: "Write hello.txt" });
+    const { project, repoPath, worktree } = await claudeProject("Say hello", "Write hello.txt");
+    tool = () => ({ name: "Write", input: { file_path: join(worktree, "hello.txt"), content: "written by claude\n" } });
+    double!.requests.length = 0;
 
     const { run } = await tickAndRun(project.id);
     expect(run!.status).toBe("succeeded");
@@ -51,5 +58,19 @@ describe.skipIf(!nativeClaude || !double)("a real agent CLI in the sandbox", () 
     expect(execFileSync("git", ["-C", repoPath, "show", "main:hello.txt"], { encoding: "utf8" })).toBe("written by claude\n");
     expect(double!.requests).toEqual(["POST /v1/messages?beta=true", "POST /v1/messages?beta=true"]);
     expect(run!.egress).toEqual({ allowed: { [otherHost!]: 2 }, blocked: {}, recorded: ["agent"] });
+  });
+
+  // Linux refuses a single argument over 128 KiB: such a prompt must reach the CLI on stdin.
+  it("a 150 KB CJK prompt reaches Claude Code whole and the run succeeds", async () => {
+    const body = `Write big.txt ${"漢字".repeat(25_000)}`;
+    const { project, repoPath, worktree } = await claudeProject("Big prompt", body);
+    tool = () => ({ name: "Write", input: { file_path: join(worktree, "big.txt"), content: "big\n" } });
+    double!.prompts.length = 0;
+
+    const { run } = await tickAndRun(project.id);
+    expect(run!.status).toBe("succeeded");
+    expect(execFileSync("git", ["-C", repoPath, "show", "main:big.txt"], { encoding: "utf8" })).toBe("big\n");
+    // Not toContain: a failure would print 150 KB.
+    expect(double!.prompts[0].endsWith(`# Prompt 1: Big prompt\n\n${body}`)).toBe(true);
   });
 });

@@ -3,10 +3,11 @@ import { aiderAdapter } from "@/lib/agents/aider";
 import { readTranscript } from "@/lib/agents/testing";
 
 describe("aider adapter", () => {
-  it("runs aider on one message, saying yes to everything, with plain unstreamed output", () => {
+  it("runs aider on one message read from stdin, saying yes to everything, with plain unstreamed output", () => {
     expect(aiderAdapter.build({ prompt: "-m fix it", worktree: "/repo" })).toEqual({
       command: "aider",
-      args: ["--message=-m fix it", "--yes-always", "--no-pretty", "--no-stream"],
+      args: ["--message-file=/dev/stdin", "--yes-always", "--no-pretty", "--no-stream"],
+      stdin: "-m fix it",
     });
     expect(aiderAdapter.build({ prompt: "p", model: "sonnet", worktree: "/repo", extraArgs: ["--no-auto-commits"] }).args.slice(-3)).toEqual([
       "--model", "sonnet", "--no-auto-commits",

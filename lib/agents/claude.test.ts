@@ -7,16 +7,17 @@ import { RunMeter } from "@/lib/spend/meter";
 const ctx = { prompt: "-p fix it", worktree: "/repo" };
 
 describe("claude adapter", () => {
-  it("runs claude headless with stream-json output, the prompt after -- so a leading dash stays text", () => {
+  it("runs claude headless with stream-json output, the prompt on stdin so a leading dash stays text", () => {
     expect(claudeAdapter.build(ctx)).toEqual({
       command: "claude",
-      args: ["-p", "--output-format", "stream-json", "--verbose", "--permission-mode", "acceptEdits", "--", "-p fix it"],
+      args: ["-p", "--output-format", "stream-json", "--verbose", "--permission-mode", "acceptEdits"],
+      stdin: "-p fix it",
     });
   });
 
-  it("adds the model and extra args before the prompt", () => {
+  it("adds the model and extra args last", () => {
     const { args } = claudeAdapter.build({ ...ctx, model: "opus", extraArgs: ["--max-turns", "5"] });
-    expect(args.slice(-6)).toEqual(["--model", "opus", "--max-turns", "5", "--", "-p fix it"]);
+    expect(args.slice(-4)).toEqual(["--model", "opus", "--max-turns", "5"]);
   });
 
   it("parses a stream-json transcript into steps, with the result's cost and all input tokens", async () => {

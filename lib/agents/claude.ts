@@ -4,7 +4,8 @@ import type { AgentAdapter } from "@/lib/agents/types";
 // Flags checked against `claude --help` of @anthropic-ai/claude-code 2.1.197. acceptEdits lets a
 // headless run edit files; bypassPermissions would also allow Bash but claude refuses it under
 // root, so a project that wants it passes it in extraArgs (the last --permission-mode wins).
-// The prompt follows `--` so one starting with a dash is not read as a flag.
+// The prompt goes on stdin, which `claude -p` reads when no prompt argument is given: no prompt
+// text is read as a flag, and a long one does not hit the kernel's 128 KiB limit on one argument.
 export const claudeAdapter: AgentAdapter = {
   name: "claude",
   build: ({ prompt, model, extraArgs = [] }) => ({
@@ -16,9 +17,8 @@ export const claudeAdapter: AgentAdapter = {
       "--permission-mode", "acceptEdits",
       ...(model ? ["--model", model] : []),
       ...extraArgs,
-      "--",
-      prompt,
     ],
+    stdin: prompt,
   }),
   parseLine: (line) => parseClaudeStreamLine(line),
 };

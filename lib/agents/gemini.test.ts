@@ -3,10 +3,11 @@ import { geminiAdapter, parseGeminiLine } from "@/lib/agents/gemini";
 import { readTranscript } from "@/lib/agents/testing";
 
 describe("gemini adapter", () => {
-  it("runs gemini headless with stream-json output, the prompt bound to --prompt= so a leading dash stays text", () => {
+  it("runs gemini headless with stream-json output, the prompt on stdin so a leading dash stays text", () => {
     expect(geminiAdapter.build({ prompt: "--fix it", worktree: "/repo" })).toEqual({
       command: "gemini",
-      args: ["--prompt=--fix it", "--output-format", "stream-json", "--approval-mode", "auto_edit", "--skip-trust"],
+      args: ["--output-format", "stream-json", "--approval-mode", "auto_edit", "--skip-trust"],
+      stdin: "--fix it",
     });
     expect(geminiAdapter.build({ prompt: "p", model: "gemini-2.5-pro", worktree: "/repo", extraArgs: ["--sandbox"] }).args.slice(-3)).toEqual([
       "--model", "gemini-2.5-pro", "--sandbox",

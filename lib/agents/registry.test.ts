@@ -13,4 +13,13 @@ describe("agent registry", () => {
     expect(isAgentName("__proto__")).toBe(false);
     expect(() => requireAdapter("cursor")).toThrow('Unknown agent adapter "cursor"; expected one of: claude, codex, gemini, aider, shell, demo');
   });
+
+  // Linux refuses any single argument over 128 KiB (E2BIG) before the CLI starts.
+  it.each(AGENT_NAMES.filter((n) => n !== "shell"))("%s: a 150 KB CJK prompt goes on stdin, never as an argument", (name) => {
+    const prompt = "漢字".repeat(25_600);
+    expect(Buffer.byteLength(prompt)).toBe(153_600);
+    const cmd = requireAdapter(name).build({ prompt, model: "m", worktree: "/repo", extraArgs: ["--x"] });
+    expect(cmd.stdin).toBe(prompt);
+    expect(Math.max(...cmd.args.map((a) => Buffer.byteLength(a)))).toBeLessThan(100);
+  });
 });

@@ -39,11 +39,19 @@ describe("runAgent end to end with stand-in CLIs replaying real transcripts", ()
     expect(events.some((e) => e.type === "tool_result" && e.isError)).toBe(true);
   });
 
+  it.each(["claude", "codex", "gemini", "aider"])("%s: a 150 KB CJK prompt reaches the CLI whole, on stdin", async (name) => {
+    const prompt = `${PROMPT} ${"漢字".repeat(25_600)}`;
+    const { outcome, logs } = await runFixture(name, prompt);
+    expect(outcome).toMatchObject({ exitCode: 0, timedOut: false });
+    expect(logs).toContain(`fixture stdin ${JSON.stringify(prompt)}`);
+    expect(logs.find((l) => l.startsWith("fixture argv"))!.length).toBeLessThan(300);
+  });
+
   it("aider: plain text output becomes the agent's text, with no result event", async () => {
     const { outcome, events, logs, edited } = await runFixture("aider");
     expect(outcome).toMatchObject({ exitCode: 0, result: null });
     expect(edited).toBe("hello from aider\n");
-    expect(logs.join("\n")).toContain("--message=--help me");
+    expect(logs).toContain(`fixture stdin ${JSON.stringify(PROMPT)}`);
     expect(events).toContainEqual({ type: "text", text: "Applied edit to hello.txt" });
   });
 
