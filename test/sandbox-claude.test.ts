@@ -73,4 +73,16 @@ describe.skipIf(!nativeClaude || !double)("a real agent CLI in the sandbox", () 
     // Not toContain: a failure would print 150 KB.
     expect(double!.prompts[0].endsWith(`# Prompt 1: Big prompt\n\n${body}`)).toBe(true);
   });
+
+  it("a run whose tool calls Claude Code's permission mode denied fails, saying so, instead of done (no changes)", async () => {
+    const { project } = await claudeProject("Run the tests", "Run npm test");
+    tool = () => ({ name: "Bash", input: { command: "npm test", description: "Run the tests" } });
+
+    const { run } = await tickAndRun(project.id);
+    expect(run!.status).toBe("failed");
+    expect(run!.error).toBe("1 tool call (Bash) denied by the agent's permission mode; the work may be incomplete. Change the profile's permission mode to allow them");
+    const prompt = await getDb().prompt.findFirstOrThrow({ where: { projectId: project.id, number: 1 } });
+    expect(prompt.status).toBe("failed");
+    expect(prompt.failureLog?.split("\n")[0]).toBe(run!.error);
+  });
 });

@@ -101,6 +101,7 @@ function userBlock(block: JsonObject): AgentEvent[] {
 function resultEvent(message: JsonObject): AgentEvent {
   const usage = obj(message.usage);
   const errors = arr(message.errors).filter((e): e is string => typeof e === "string");
+  const denied = arr(message.permission_denials).map((d) => str(obj(d).tool_name) ?? "tool");
   return {
     type: "result",
     ok: message.subtype === "success" && message.is_error !== true,
@@ -109,6 +110,7 @@ function resultEvent(message: JsonObject): AgentEvent {
     inputTokens: sumOf(usage.input_tokens, usage.cache_creation_input_tokens, usage.cache_read_input_tokens),
     outputTokens: num(usage.output_tokens),
     turns: num(message.num_turns),
+    ...(denied.length > 0 ? { deniedTools: denied } : {}),
   };
 }
 

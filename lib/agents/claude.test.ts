@@ -73,6 +73,21 @@ describe("claude adapter", () => {
     expect(parseClaudeStreamLine(line)).toMatchObject([{ type: "result", ok: false, summary: "API Error: 401" }]);
   });
 
+  it("names the tools its permission mode denied (claude exits 0 and calls that a success)", () => {
+    // SDKResultMessage with permission_denials, as Claude Code prints when acceptEdits refuses Bash.
+    const line = JSON.stringify({
+      type: "result", subtype: "success", is_error: false, duration_ms: 2093, num_turns: 2, result: "Done.", session_id: "5b0d4c52-0d0e-4a57-9d7e-1f0b7c1e7a51",
+      total_cost_usd: 0.00021, usage: { input_tokens: 20, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 10 },
+      permission_denials: [
+        { tool_name: "Bash", tool_use_id: "toolu_1", tool_input: { command: "touch x" } },
+        { tool_name: "Bash", tool_use_id: "toolu_2", tool_input: { command: "npm test" } },
+      ],
+    });
+    expect(parseClaudeStreamLine(line)).toEqual([
+      { type: "result", ok: true, summary: "Done.", costUsd: 0.00021, inputTokens: 20, outputTokens: 10, turns: 2, deniedTools: ["Bash", "Bash"] },
+    ]);
+  });
+
   it("keeps anything unstructured as a log line and drops machine-state messages", () => {
     expect(parseClaudeStreamLine("Error: Invalid API key · Please run /login")).toEqual([
       { type: "log", text: "Error: Invalid API key · Please run /login" },

@@ -18,6 +18,8 @@ export type AgentEvent =
       outputTokens?: number;
       /** The model turns the CLI counted for the whole run (Claude's num_turns). */
       turns?: number;
+      /** Tools whose calls the CLI's permission mode refused, one name per refused call. */
+      deniedTools?: string[];
     }
   | { type: "log"; text: string }
   /**

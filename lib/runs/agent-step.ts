@@ -69,12 +69,28 @@ export async function runAgentAndVerify(input: {
   if (signal.aborted) return { ...base, status: "cancelled", error: String(signal.reason) };
   if (exit.exitCode !== 0) return { ...base, status: "failed", error: `agent exited with ${exit.exitCode ?? exit.signal}` };
   if (!sawSignal) return { ...base, status: "failed", error: `completion signal "${profile.completionSignal}" not printed` };
+  const denied = deniedCalls(exit.result?.deniedTools);
+  if (denied) {
+    log.push(`[ringmaster] ${denied}`);
+    // The same mode refuses the same calls again: a person changes the profile before a retry.
+    return { ...base, status: "failed", error: denied, retry: false };
+  }
   if (settings.verifyCommand) {
     const verify = await runVerifyCommand(settings.verifyCommand, input.context.worktree, input.env, input.launch);
     log.push(`[ringmaster] verify \`${settings.verifyCommand}\`: ${verify.ok ? "passed" : "FAILED"}`);
     if (!verify.ok) return { ...base, status: "failed", error: "verify command failed", failureLog: verify.output };
   }
   return { ...base, status: "succeeded" };
+}
+
+/** "2 tool calls (Bash ×2) were denied …" for a CLI whose permission mode refused calls, else null. */
+function deniedCalls(tools: string[] | undefined): string | null {
+  if (!tools?.length) return null;
+  const counts = new Map<string, number>();
+  for (const t of tools) counts.set(t, (counts.get(t) ?? 0) + 1);
+  const names = [...counts].map(([t, n]) => (n > 1 ? `${t} ×${n}` : t)).join(", ");
+  const calls = tools.length === 1 ? "1 tool call" : `${tools.length} tool calls`;
+  return `${calls} (${names}) denied by the agent's permission mode; the work may be incomplete. Change the profile's permission mode to allow them`;
 }
 
 // What a run has used so far is on its row while it runs (at most one write a second), so a
