@@ -51,6 +51,7 @@ describe.skipIf(!nativeClaude || !double)("a real agent CLI in the sandbox", () 
     const { project, repoPath, worktree } = await claudeProject("Say hello", "Write hello.txt");
     tool = () => ({ name: "Write", input: { file_path: join(worktree, "hello.txt"), content: "written by claude\n" } });
     double!.requests.length = 0;
+    double!.models.length = 0;
 
     const { run } = await tickAndRun(project.id);
     expect(run!.status).toBe("succeeded");
@@ -58,6 +59,10 @@ describe.skipIf(!nativeClaude || !double)("a real agent CLI in the sandbox", () 
     expect(execFileSync("git", ["-C", repoPath, "show", "main:hello.txt"], { encoding: "utf8" })).toBe("written by claude\n");
     expect(double!.requests).toEqual(["POST /v1/messages?beta=true", "POST /v1/messages?beta=true"]);
     expect(run!.egress).toEqual({ allowed: { [otherHost!]: 2 }, blocked: {}, recorded: ["agent"] });
+    // The profile names no model: the run records the one Claude Code chose (its init line).
+    expect(double!.models).toHaveLength(2);
+    expect(double!.models[0]).toMatch(/^claude-/);
+    expect(run!.model).toBe(double!.models[0]);
   });
 
   // Linux refuses a single argument over 128 KiB: such a prompt must reach the CLI on stdin.

@@ -39,6 +39,7 @@ export async function runAgentAndVerify(input: {
   const ledger = new LedgerWriter(input.ledger, () => alertBudgets(project), (err) => {
     getLogger("runs").warn({ runId, err: err.message }, "spend ledger write failed; retried with the next line");
   });
+  let modelSaved: Promise<unknown> = Promise.resolve();
   const exit = await runAgent({
     adapter: input.adapter,
     context: input.context,
@@ -57,9 +58,14 @@ export async function runAgentAndVerify(input: {
       if (lines.length) ledger.put(lines);
       if (e.type === "usage" || e.type === "result") saveUsage();
       if (e.type === "result") void db.run.update({ where: { id: runId }, data: { lastResultAt: new Date() } }).catch(() => {});
+      // A profile that names no model runs the CLI's own default: the run records which it was.
+      if (e.type === "init" && e.model && !input.context.model) {
+        modelSaved = db.run.updateMany({ where: { id: runId, model: null }, data: { model: e.model } }).catch(() => {});
+      }
     },
   });
 
+  await modelSaved;
   await whenPostgresAnswers(() => ledger.flush(), { runId, step: "ledger" });
   const used = guard.totals;
   const base = { exitCode: exit.exitCode, signal: exit.signal, summary: exit.result?.summary, costUsd: used?.costUsd, inputTokens: used?.inputTokens, outputTokens: used?.outputTokens };
