@@ -21,6 +21,8 @@ export interface RunWork {
   model: string | null;
   commandTemplate: string | null;
   extraArgs: string[];
+  /** Absent from a server older than the setting: the adapter's default. */
+  permissionMode?: string | null;
   completionSignal: string | null;
   maxRunDurationMs: number;
   token: string;
@@ -104,7 +106,7 @@ async function runAndCommit(work: RunWork, path: string, opts: WorkOptions, log:
   let sawSignal = !work.completionSignal;
   const exit = await runAgent({
     adapter: underWatchdog(requireAdapter(work.adapter), process.execPath),
-    context: { prompt: work.prompt, model: work.model ?? undefined, commandTemplate: work.commandTemplate ?? undefined, worktree: path, extraArgs: work.extraArgs },
+    context: { prompt: work.prompt, model: work.model ?? undefined, commandTemplate: work.commandTemplate ?? undefined, worktree: path, extraArgs: work.extraArgs, permissionMode: work.permissionMode ?? undefined },
     env, launch: sandbox.launch, signal, maxDurationMs: work.maxRunDurationMs,
     onLine: ({ line, stream }) => {
       log.push(stream === "stderr" ? `[stderr] ${line}` : line);

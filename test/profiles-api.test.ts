@@ -31,6 +31,24 @@ describe("agent profiles", () => {
     expect(await getDb().agentProfile.count({ where: { teamId: team.id } })).toBe(before);
   });
 
+  it("keeps a profile's permission mode; one of another CLI, or set again in extra arguments, is refused naming the field", async () => {
+    const { team } = await createTeamWithProject({ loopEnabled: false });
+    const admin = await apiToken(team.id, "admin");
+    const post = (body: object) => postProfile(request("POST", "/api/agent-profiles", admin, body), noParams);
+
+    const bad = await post({ name: "g1", adapter: "gemini", permissionMode: "bypassPermissions", extraArgs: ["--yolo"] });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error.fields).toEqual({
+      permissionMode: "Permission mode must be one of yolo, auto_edit, default, plan for the gemini adapter",
+      "extraArgs.0": "Extra arguments, line 1 must not set the permission mode (--yolo): choose it in Permission mode, the CLI refuses it twice",
+    });
+    expect(await getDb().agentProfile.count({ where: { teamId: team.id, name: "g1" } })).toBe(0);
+
+    const ok = await post({ name: "g2", adapter: "gemini", permissionMode: "auto_edit" });
+    expect(ok.status).toBe(201);
+    expect(await getDb().agentProfile.findFirstOrThrow({ where: { teamId: team.id, name: "g2" } })).toMatchObject({ permissionMode: "auto_edit" });
+  });
+
   it("deletes a profile only when no live project uses it; another team's is 404", async () => {
     const { team, project, profile } = await createTeamWithProject({ loopEnabled: false });
     const other = await createTeamWithProject({ loopEnabled: false });

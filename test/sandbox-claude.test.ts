@@ -35,7 +35,7 @@ if (nativeClaude && double) {
 }
 
 /** A project whose executor is a real Claude Code reaching the double; its prompt 1 is `body`. */
-async function claudeProject(title: string, body: string, profile: { extraArgs?: string[] } = {}) {
+async function claudeProject(title: string, body: string, profile: { permissionMode?: string } = {}) {
   const { team, project, repoPath } = await createTeamWithProject({ cooldownMs: 0 });
   const claude = await getDb().agentProfile.create({
     data: { teamId: team.id, name: "claude", adapter: "claude", envAllowList: ["ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"], ...profile },
@@ -80,7 +80,7 @@ describe.skipIf(!nativeClaude || !double)("a real agent CLI in the sandbox", () 
   });
 
   it("a run whose tool calls Claude Code's permission mode denied fails, saying so, instead of done (no changes)", async () => {
-    const { project } = await claudeProject("Run the tests", "Run npm test");
+    const { project } = await claudeProject("Run the tests", "Run npm test", { permissionMode: "acceptEdits" });
     tool = () => ({ name: "Bash", input: { command: "npm test", description: "Run the tests" } });
 
     const { run } = await tickAndRun(project.id);
@@ -89,5 +89,14 @@ describe.skipIf(!nativeClaude || !double)("a real agent CLI in the sandbox", () 
     const prompt = await getDb().prompt.findFirstOrThrow({ where: { projectId: project.id, number: 1 } });
     expect(prompt.status).toBe("failed");
     expect(prompt.failureLog?.split("\n")[0]).toBe(run!.error);
+  });
+
+  it("by default (bypassPermissions, inside the sandbox) Claude Code runs shell commands", async () => {
+    const { project, repoPath } = await claudeProject("Run a command", "Write ran.txt with the shell");
+    tool = () => ({ name: "Bash", input: { command: "printf 'ran\\n' > ran.txt", description: "Write ran.txt" } });
+
+    const { run } = await tickAndRun(project.id);
+    expect(run!.status).toBe("succeeded");
+    expect(execFileSync("git", ["-C", repoPath, "show", "main:ran.txt"], { encoding: "utf8" })).toBe("ran\n");
   });
 });

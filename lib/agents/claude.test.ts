@@ -10,7 +10,7 @@ describe("claude adapter", () => {
   it("runs claude headless with stream-json output, the prompt on stdin so a leading dash stays text", () => {
     expect(claudeAdapter.build(ctx)).toEqual({
       command: "claude",
-      args: ["-p", "--output-format", "stream-json", "--verbose", "--permission-mode", "acceptEdits"],
+      args: ["-p", "--output-format", "stream-json", "--verbose", "--permission-mode", "bypassPermissions"],
       stdin: "-p fix it",
     });
   });

@@ -6,7 +6,7 @@ describe("codex adapter", () => {
   it("runs codex exec with JSONL events and the prompt on stdin", () => {
     expect(codexAdapter.build({ prompt: "-fix it", worktree: "/repo" })).toEqual({
       command: "codex",
-      args: ["exec", "--json", "--color", "never", "--sandbox", "workspace-write"],
+      args: ["exec", "--json", "--color", "never", "--sandbox", "danger-full-access"],
       stdin: "-fix it",
     });
     expect(codexAdapter.build({ prompt: "p", model: "gpt-5-codex", worktree: "/repo", extraArgs: ["--oss"] }).args.slice(-3)).toEqual([

@@ -1,4 +1,5 @@
 import { arr, contentText, logLine, num, obj, parseJsonObject, str, type JsonObject } from "@/lib/agents/json-line";
+import { permissionArgs } from "@/lib/agents/permission-modes";
 import type { AgentAdapter, AgentEvent } from "@/lib/agents/types";
 
 // `codex exec --json` prints the ThreadEvent union of @openai/codex-sdk (dist/index.d.ts);
@@ -6,9 +7,9 @@ import type { AgentAdapter, AgentEvent } from "@/lib/agents/types";
 // as the SDK sends it, so no prompt text is ever parsed as a flag.
 export const codexAdapter: AgentAdapter = {
   name: "codex",
-  build: ({ prompt, model, extraArgs = [] }) => ({
+  build: ({ prompt, model, extraArgs = [], permissionMode }) => ({
     command: "codex",
-    args: ["exec", "--json", "--color", "never", "--sandbox", "workspace-write", ...(model ? ["--model", model] : []), ...extraArgs],
+    args: ["exec", "--json", "--color", "never", ...permissionArgs("codex", permissionMode, extraArgs), ...(model ? ["--model", model] : []), ...extraArgs],
     stdin: prompt,
   }),
   parseLine: (line) => parseCodexLine(line),

@@ -6,7 +6,7 @@ describe("gemini adapter", () => {
   it("runs gemini headless with stream-json output, the prompt on stdin so a leading dash stays text", () => {
     expect(geminiAdapter.build({ prompt: "--fix it", worktree: "/repo" })).toEqual({
       command: "gemini",
-      args: ["--output-format", "stream-json", "--approval-mode", "auto_edit", "--skip-trust"],
+      args: ["--output-format", "stream-json", "--approval-mode", "yolo", "--skip-trust"],
       stdin: "--fix it",
     });
     expect(geminiAdapter.build({ prompt: "p", model: "gemini-2.5-pro", worktree: "/repo", extraArgs: ["--sandbox"] }).args.slice(-3)).toEqual([

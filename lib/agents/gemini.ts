@@ -1,18 +1,20 @@
 import { logLine, num, obj, parseJsonObject, str } from "@/lib/agents/json-line";
+import { permissionArgs } from "@/lib/agents/permission-modes";
 import type { AgentAdapter, AgentEvent } from "@/lib/agents/types";
 
 // Flags checked against `gemini --help` of @google/gemini-cli 0.61.0; events are its
 // JsonStreamEventType (bundle: packages/core/src/output/types.ts). Without --prompt, gemini runs
 // headless on a piped stdin and reads the prompt from it: no prompt text is read as a flag, and a
-// long one does not hit the kernel's 128 KiB limit on one argument. --skip-trust because a fresh worktree is an untrusted folder,
-// where headless gemini refuses to run; auto_edit because headless gemini cannot ask to edit.
+// long one does not hit the kernel's 128 KiB limit on one argument. --skip-trust because a fresh
+// worktree is an untrusted folder, where headless gemini refuses to run. The approval mode is the
+// profile's (permission-modes.ts).
 export const geminiAdapter: AgentAdapter = {
   name: "gemini",
-  build: ({ prompt, model, extraArgs = [] }) => ({
+  build: ({ prompt, model, extraArgs = [], permissionMode }) => ({
     command: "gemini",
     args: [
       "--output-format", "stream-json",
-      "--approval-mode", "auto_edit",
+      ...permissionArgs("gemini", permissionMode, extraArgs),
       "--skip-trust",
       ...(model ? ["--model", model] : []),
       ...extraArgs,

@@ -45,6 +45,8 @@ export type BuildContext = {
   commandTemplate?: string;
   worktree: string;
   extraArgs?: string[];
+  /** One of the adapter's `PERMISSION_MODES`; unset: its default. */
+  permissionMode?: string;
 };
 
 export type AgentCommand = {

@@ -5,6 +5,7 @@ import { AccessError } from "@/lib/auth/access";
 import { DomainError } from "@/lib/errors";
 import { ADAPTERS } from "@/lib/profiles/adapters";
 import { quotedPlaceholder } from "@/lib/agents/shell";
+import { conflictingArg, permissionModesOf } from "@/lib/agents/permission-modes";
 import { isServerOnlyVariable } from "@/lib/env";
 import { ceilingShape, wallTimeShape } from "@/lib/spend/ceiling-input";
 import { unenforceable } from "@/lib/spend/ceilings";
@@ -20,6 +21,7 @@ export const profileInput = z.object({
   envAllowList: z.array(z.string().regex(/^[A-Z_][A-Z0-9_]*$/, "names environment variables like API_KEY")
     .refine((name) => !isServerOnlyVariable(name), { message: "is one of Ringmaster's own variables and is never passed to an agent" })).max(50).default([]),
   extraArgs: z.array(z.string().max(500)).max(50).default([]),
+  permissionMode: z.string().trim().max(40).nullable().optional().transform((v) => v || null),
   ...ceilingShape,
   ...wallTimeShape,
 }).superRefine((v, ctx) => {
@@ -28,6 +30,7 @@ export const profileInput = z.object({
   if (v.adapter === "shell" && !v.commandTemplate) {
     ctx.addIssue({ code: "custom", path: ["commandTemplate"], message: "is required for the shell adapter, e.g. my-agent {prompt}" });
   }
+  permissionIssues(v, ctx);
   const quoted = v.commandTemplate ? quotedPlaceholder(v.commandTemplate) : null;
   if (quoted) {
     ctx.addIssue({
@@ -38,6 +41,18 @@ export const profileInput = z.object({
 });
 
 export type ProfileInput = z.input<typeof profileInput>;
+
+function permissionIssues(v: { adapter: string; permissionMode: string | null; extraArgs: string[] }, ctx: z.RefinementCtx) {
+  const modes = permissionModesOf(v.adapter);
+  if (v.permissionMode && !modes?.modes.some((m) => m.value === v.permissionMode)) {
+    const message = modes ? `must be one of ${modes.modes.map((m) => m.value).join(", ")} for the ${v.adapter} adapter` : `is not a setting of the ${v.adapter} adapter; leave it empty`;
+    ctx.addIssue({ code: "custom", path: ["permissionMode"], message });
+  }
+  const repeated = conflictingArg(v.adapter, v.extraArgs);
+  if (repeated) {
+    ctx.addIssue({ code: "custom", path: ["extraArgs", v.extraArgs.indexOf(repeated)], message: `must not set the permission mode (${repeated}): choose it in Permission mode, the CLI refuses it twice` });
+  }
+}
 
 /** The team's profiles; for a project-scoped caller (a token, a run) only those its project uses. */
 export const listProfiles = (teamId: string, projectId?: string | null) => getDb().agentProfile.findMany({

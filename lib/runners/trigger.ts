@@ -45,7 +45,7 @@ async function runTrigger(type: TriggerType, runId: string) {
       project: { id: project.id, name: project.name },
       repoUrl: repoUrl(project), baseBranch, branch,
       adapter: run.adapter, model: run.model,
-      commandTemplate: profile?.commandTemplate ?? null, extraArgs: profile?.extraArgs ?? [], completionSignal: profile?.completionSignal ?? null,
+      commandTemplate: profile?.commandTemplate ?? null, extraArgs: profile?.extraArgs ?? [], permissionMode: profile?.permissionMode ?? null, completionSignal: profile?.completionSignal ?? null,
       maxRunDurationMs: settings.maxRunDurationMs, verifyCommand: settings.verifyCommand,
       token, leaseTtlMs: env.LEASE_TTL_MS, heartbeatMs: env.LEASE_RENEW_MS,
     },

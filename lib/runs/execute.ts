@@ -133,7 +133,7 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
       runId: run.id, profile, settings, adapter, signal, log, env: { ...childEnv, ...mcp.env }, launch: sandbox.launch,
       ledger: { runId: run.id, teamId: project.teamId, projectId: project.id, agentProfileId: profile.id, queuedById: prompt?.createdById ?? null },
       limits: { ceilings, costLimit, prices, loops: { repeatLimit: settings.loopRepeatLimit, failureLimit: settings.loopFailureLimit } },
-      context: { prompt: text, model: run.model ?? undefined, commandTemplate: profile.commandTemplate ?? undefined, worktree: wt.path, extraArgs: [...mcp.args, ...profile.extraArgs] },
+      context: { prompt: text, model: run.model ?? undefined, commandTemplate: profile.commandTemplate ?? undefined, worktree: wt.path, extraArgs: [...mcp.args, ...profile.extraArgs], permissionMode: profile.permissionMode ?? undefined },
     });
   } finally {
     const egress = await sandbox.close();

@@ -63,6 +63,7 @@ export const FIELD_LABELS: Record<string, string> = {
   completionSignal: "Completion signal",
   envAllowList: "Environment allow-list",
   extraArgs: "Extra arguments",
+  permissionMode: "Permission mode",
   value: "Value",
   decision: "Decision",
   comment: "Comment",

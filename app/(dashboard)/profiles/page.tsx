@@ -19,11 +19,11 @@ export default async function ProfilesPage() {
         {profiles.map((p) => (
           <ProfileForm key={p.id} readOnly={!canEdit} initial={{
             id: p.id, name: p.name, adapter: p.adapter, commandTemplate: p.commandTemplate ?? "", model: p.model ?? "",
-            fallbackModel: p.fallbackModel ?? "", completionSignal: p.completionSignal ?? "", envAllowList: p.envAllowList.join(" "), extraArgs: p.extraArgs.join("\n"),
+            fallbackModel: p.fallbackModel ?? "", completionSignal: p.completionSignal ?? "", envAllowList: p.envAllowList.join(" "), extraArgs: p.extraArgs.join("\n"), permissionMode: p.permissionMode ?? "",
             maxTokens: String(p.maxTokens ?? ""), maxCostUsd: String(p.maxCostUsd ?? ""), maxToolCalls: String(p.maxToolCalls ?? ""), maxTurns: String(p.maxTurns ?? ""), maxRunDurationMs: String(p.maxRunDurationMs ?? ""),
           }} />
         ))}
-        {canEdit && <ProfileForm readOnly={false} initial={{ name: "", adapter: "claude", commandTemplate: "", model: "", fallbackModel: "", completionSignal: "", envAllowList: "", extraArgs: "", maxTokens: "", maxCostUsd: "", maxToolCalls: "", maxTurns: "", maxRunDurationMs: "" }} />}
+        {canEdit && <ProfileForm readOnly={false} initial={{ name: "", adapter: "claude", commandTemplate: "", model: "", fallbackModel: "", completionSignal: "", envAllowList: "", extraArgs: "", permissionMode: "", maxTokens: "", maxCostUsd: "", maxToolCalls: "", maxTurns: "", maxRunDurationMs: "" }} />}
       </div>
     </>
   );

@@ -7,10 +7,11 @@ import { CeilingFields } from "@/app/(dashboard)/_ui/ceiling-fields";
 import { useApiMutation } from "@/app/(dashboard)/_data/use-api-mutation";
 import { ADAPTERS } from "@/lib/profiles/adapters";
 import { ConfirmButton } from "@/app/(dashboard)/_ui/confirm-button";
+import { PermissionModeField } from "./permission-mode-field";
 
 interface Values {
   id?: string; name: string; adapter: string; commandTemplate: string; model: string; fallbackModel: string;
-  completionSignal: string; envAllowList: string; extraArgs: string;
+  completionSignal: string; envAllowList: string; extraArgs: string; permissionMode: string;
   maxTokens: string; maxCostUsd: string; maxToolCalls: string; maxTurns: string; maxRunDurationMs: string;
 }
 
@@ -21,6 +22,7 @@ export function ProfileForm({ initial, readOnly }: { initial: Values; readOnly: 
     body: {
       name: d.name, adapter: d.adapter, commandTemplate: d.commandTemplate, model: d.model, fallbackModel: d.fallbackModel,
       completionSignal: d.completionSignal, envAllowList: d.envAllowList.split(/[\s,]+/).filter(Boolean), extraArgs: d.extraArgs.split("\n").filter(Boolean),
+      permissionMode: d.permissionMode,
       maxTokens: d.maxTokens, maxCostUsd: d.maxCostUsd, maxToolCalls: d.maxToolCalls, maxTurns: d.maxTurns, maxRunDurationMs: d.maxRunDurationMs,
     },
   }), { refresh: true, onSuccess: () => { if (!initial.id) setV(initial); } });
@@ -33,8 +35,10 @@ export function ProfileForm({ initial, readOnly }: { initial: Values; readOnly: 
       <fieldset disabled={readOnly || save.pending}>
         <Field label="Name" error={errorFor("name")}><input value={v.name} onChange={set("name")} /></Field>
         <Field label="Adapter" error={errorFor("adapter")}>
-          <select value={v.adapter} onChange={set("adapter")}>{ADAPTERS.map((a) => <option key={a}>{a}</option>)}</select>
+          {/* Modes belong to one CLI: another adapter starts from its own default. */}
+          <select value={v.adapter} onChange={(e) => setV({ ...v, adapter: e.target.value, permissionMode: "" })}>{ADAPTERS.map((a) => <option key={a}>{a}</option>)}</select>
         </Field>
+        <PermissionModeField adapter={v.adapter} value={v.permissionMode} onChange={(permissionMode) => setV({ ...v, permissionMode })} error={errorFor("permissionMode")} />
         <Field label="Command template" error={errorFor("commandTemplate")} hint="shell adapter: {prompt} and {model} are quoted for you; without {prompt} the prompt goes to stdin">
           <input value={v.commandTemplate} onChange={set("commandTemplate")} placeholder="my-agent --task {prompt}" />
         </Field>

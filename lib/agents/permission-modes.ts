@@ -1,0 +1,80 @@
+// What each CLI may do without asking, as a profile setting. Plain data, safe in the browser.
+// Headless, nothing answers a CLI's question, so a call its mode would ask about is refused.
+// The default is the CLI's most permissive mode: a run's agent works inside Ringmaster's sandbox
+// (its own worktree, no other files, egress by the project's allow-list), and a mode that cannot
+// run the tests or the build leaves the work unchecked.
+
+export type PermissionMode = { value: string; allows: string };
+
+export type PermissionModes = {
+  /** The CLI flag that takes the mode. */
+  flag: string;
+  default: string;
+  modes: PermissionMode[];
+  /** Flags in extra arguments that would set the mode a second time (the CLI refuses or ignores one). */
+  conflicting: string[];
+};
+
+// Choices of `claude --help` (@anthropic-ai/claude-code 2.1.330) for --permission-mode.
+const claude: PermissionModes = {
+  flag: "--permission-mode",
+  default: "bypassPermissions",
+  modes: [
+    { value: "bypassPermissions", allows: "every tool without asking: edits, shell commands (tests, builds), web fetches. Claude Code refuses it when run as root outside the sandbox" },
+    { value: "acceptEdits", allows: "file edits and common file commands (mkdir, touch, mv, cp); other shell commands such as tests and builds are denied" },
+    { value: "auto", allows: "a classifier approves the calls it judges safe and denies the rest" },
+    { value: "dontAsk", allows: "only tools pre-approved in settings or --allowedTools; every other call is denied" },
+    { value: "manual", allows: "reads only: every edit or command would ask, and headless that is a denial" },
+    { value: "plan", allows: "reads and plans; edits nothing and runs nothing" },
+  ],
+  conflicting: ["--permission-mode", "--dangerously-skip-permissions"],
+};
+
+// Choices of `codex exec --help` (@openai/codex 0.169) for --sandbox; exec never asks for approval.
+const codex: PermissionModes = {
+  flag: "--sandbox",
+  default: "danger-full-access",
+  modes: [
+    { value: "danger-full-access", allows: "edits and commands without Codex's own sandbox (Ringmaster's sandbox still confines the run): tests, builds, network by the project's allow-list" },
+    { value: "workspace-write", allows: "edits in the worktree; commands run in Codex's own sandbox without network, which may not start inside Ringmaster's" },
+    { value: "read-only", allows: "reads and read-only commands; edits nothing" },
+  ],
+  conflicting: ["--sandbox", "-s", "--full-auto", "--dangerously-bypass-approvals-and-sandbox", "--yolo"],
+};
+
+// Choices of `gemini --help` (@google/gemini-cli 0.61) for --approval-mode.
+const gemini: PermissionModes = {
+  flag: "--approval-mode",
+  default: "yolo",
+  modes: [
+    { value: "yolo", allows: "every tool without asking: edits, shell commands (tests, builds), web fetches" },
+    { value: "auto_edit", allows: "file edits only: headless Gemini then offers no shell tool, so it cannot run tests or builds" },
+    { value: "default", allows: "reads only: every edit or command would ask, and headless that is a denial" },
+    { value: "plan", allows: "reads and plans; edits nothing and runs nothing" },
+  ],
+  conflicting: ["--approval-mode", "--yolo", "-y"],
+};
+
+/** The adapters with a permission mode; the others (aider, shell, demo) have none to set. */
+export const PERMISSION_MODES: Partial<Record<string, PermissionModes>> = { claude, codex, gemini };
+
+export function permissionModesOf(adapter: string): PermissionModes | null {
+  return Object.hasOwn(PERMISSION_MODES, adapter) ? PERMISSION_MODES[adapter]! : null;
+}
+
+/** The extra argument (as typed) that sets the mode again, or null. */
+export function conflictingArg(adapter: string, extraArgs: readonly string[]): string | null {
+  const modes = permissionModesOf(adapter);
+  if (!modes) return null;
+  return extraArgs.find((arg) => modes.conflicting.some((flag) => arg === flag || arg.startsWith(`${flag}=`))) ?? null;
+}
+
+/**
+ * The mode flag an adapter adds: the profile's mode or the default, none when the extra
+ * arguments already set it (profiles saved before the mode was a setting).
+ */
+export function permissionArgs(adapter: string, mode: string | undefined, extraArgs: readonly string[]): string[] {
+  const modes = permissionModesOf(adapter);
+  if (!modes || conflictingArg(adapter, extraArgs)) return [];
+  return [modes.flag, mode ?? modes.default];
+}

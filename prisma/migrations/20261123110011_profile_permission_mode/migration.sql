@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "AgentProfile" ADD COLUMN     "permissionMode" TEXT;
