@@ -108,6 +108,7 @@ function resultEvent(message: JsonObject): AgentEvent {
     summary: str(message.result) ?? (errors.length > 0 ? errors.join("; ") : str(message.subtype)),
     costUsd: num(message.total_cost_usd),
     inputTokens: sumOf(usage.input_tokens, usage.cache_creation_input_tokens, usage.cache_read_input_tokens),
+    cacheReadTokens: num(usage.cache_read_input_tokens),
     outputTokens: num(usage.output_tokens),
     turns: num(message.num_turns),
     ...(denied.length > 0 ? { deniedTools: denied } : {}),

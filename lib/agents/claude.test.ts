@@ -40,6 +40,7 @@ describe("claude adapter", () => {
         summary: "Created hello.txt containing a greeting; the project has no test script yet.",
         costUsd: 0.0421275,
         inputTokens: 12 + 3221 + 67383,
+        cacheReadTokens: 67383,
         outputTokens: 412,
         turns: 4,
       },
@@ -84,7 +85,7 @@ describe("claude adapter", () => {
       ],
     });
     expect(parseClaudeStreamLine(line)).toEqual([
-      { type: "result", ok: true, summary: "Done.", costUsd: 0.00021, inputTokens: 20, outputTokens: 10, turns: 2, deniedTools: ["Bash", "Bash"] },
+      { type: "result", ok: true, summary: "Done.", costUsd: 0.00021, inputTokens: 20, cacheReadTokens: 0, outputTokens: 10, turns: 2, deniedTools: ["Bash", "Bash"] },
     ]);
   });
 

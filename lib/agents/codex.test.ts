@@ -27,7 +27,7 @@ describe("codex adapter", () => {
       { type: "tool_result", toolUseId: "item_4", output: 'npm error Missing script: "test"\n', isError: true },
       { type: "log", text: "[x] Create hello.txt\n[x] Run the tests" },
       { type: "text", text: "Created `hello.txt` with a greeting. There is no test script to run yet." },
-      { type: "result", ok: true, inputTokens: 24763, outputTokens: 122 },
+      { type: "result", ok: true, inputTokens: 24763, cacheReadTokens: 24448, outputTokens: 122 },
     ]);
   });
 

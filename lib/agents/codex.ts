@@ -25,9 +25,10 @@ export function parseCodexLine(line: string): AgentEvent[] {
       return itemStarted(obj(event.item));
     case "item.completed":
       return itemCompleted(obj(event.item));
+    // OpenAI's counts: input_tokens includes the cached ones, output_tokens the reasoning ones.
     case "turn.completed": {
       const usage = obj(event.usage);
-      return [{ type: "result", ok: true, inputTokens: num(usage.input_tokens), outputTokens: num(usage.output_tokens) }];
+      return [{ type: "result", ok: true, inputTokens: num(usage.input_tokens), cacheReadTokens: num(usage.cached_input_tokens), outputTokens: num(usage.output_tokens) }];
     }
     case "turn.failed":
       return [{ type: "result", ok: false, summary: str(obj(event.error).message) }];

@@ -61,7 +61,7 @@ describe("demo agent", () => {
       { type: "tool_use", id: "toolu_demo_04", name: "Write", input: { file_path: "src/deep/a.txt", content: "replaced\n" } },
       { type: "tool_result", toolUseId: "toolu_demo_04", output: "Wrote 9 bytes to src/deep/a.txt", isError: false },
       { type: "text", text: "Done: 4 of 4 edits applied." },
-      { type: "result", ok: true, summary: "Done: 4 of 4 edits applied.", costUsd: 0, inputTokens: 0, outputTokens: 0, turns: 6 },
+      { type: "result", ok: true, summary: "Done: 4 of 4 edits applied.", costUsd: 0, inputTokens: 0, cacheReadTokens: 0, outputTokens: 0, turns: 6 },
     ]);
   });
 

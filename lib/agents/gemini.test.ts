@@ -26,7 +26,8 @@ describe("gemini adapter", () => {
       { type: "tool_result", toolUseId: "read_file-1763769215004-1a2b3c4d5e6f7", output: "File not found: /srv/ringmaster/worktrees/p1/hello/CONTRIBUTING.md", isError: true },
       { type: "log", text: "warning: Agent execution blocked: a hook asked to stop the shell tool" },
       { type: "text", text: "Done: `hello.txt` now says hello.", delta: true },
-      { type: "result", ok: true, inputTokens: 8642, outputTokens: 311 },
+      // Output is total − input: 311 answer tokens and 157 of thinking.
+      { type: "result", ok: true, inputTokens: 8642, cacheReadTokens: 4096, outputTokens: 9110 - 8642 },
     ]);
   });
 

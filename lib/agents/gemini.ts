@@ -1,4 +1,4 @@
-import { logLine, num, obj, parseJsonObject, str } from "@/lib/agents/json-line";
+import { logLine, num, obj, parseJsonObject, str, type JsonObject } from "@/lib/agents/json-line";
 import { permissionArgs } from "@/lib/agents/permission-modes";
 import type { AgentAdapter, AgentEvent } from "@/lib/agents/types";
 
@@ -45,19 +45,25 @@ export function parseGeminiLine(line: string): AgentEvent[] {
     }
     case "error":
       return logLine(`${str(event.severity) ?? "error"}: ${str(event.message) ?? ""}`);
-    case "result": {
-      const stats = obj(event.stats);
-      return [
-        {
-          type: "result",
-          ok: event.status === "success",
-          summary: str(obj(event.error).message),
-          inputTokens: num(stats.input_tokens),
-          outputTokens: num(stats.output_tokens),
-        },
-      ];
-    }
+    case "result":
+      return [resultEvent(event)];
     default:
       return logLine(line);
   }
+}
+
+// Gemini's stats (convertToStreamStats): input_tokens is the prompt including `cached`;
+// output_tokens leaves out thinking, which total_tokens counts, so output is total − input.
+function resultEvent(event: JsonObject): AgentEvent {
+  const stats = obj(event.stats);
+  const input = num(stats.input_tokens);
+  const total = num(stats.total_tokens);
+  return {
+    type: "result",
+    ok: event.status === "success",
+    summary: str(obj(event.error).message),
+    inputTokens: input,
+    cacheReadTokens: num(stats.cached),
+    outputTokens: input !== undefined && total !== undefined ? Math.max(total - input, num(stats.output_tokens) ?? 0) : num(stats.output_tokens),
+  };
 }

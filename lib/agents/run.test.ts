@@ -27,8 +27,8 @@ async function runFixture(name: string, prompt = PROMPT) {
 describe("runAgent end to end with stand-in CLIs replaying real transcripts", () => {
   it.each([
     ["claude", { ok: true, costUsd: 0.0421275, inputTokens: 70616, outputTokens: 412 }],
-    ["codex", { ok: true, inputTokens: 24763, outputTokens: 122 }],
-    ["gemini", { ok: true, inputTokens: 8642, outputTokens: 311 }],
+    ["codex", { ok: true, inputTokens: 24763, cacheReadTokens: 24448, outputTokens: 122, summary: "Created `hello.txt` with a greeting. There is no test script to run yet." }],
+    ["gemini", { ok: true, inputTokens: 8642, cacheReadTokens: 4096, outputTokens: 468, summary: "Done: `hello.txt` now says hello." }],
   ])("%s: the prompt arrives intact, the file is edited, steps and result are parsed", async (name, result) => {
     const { outcome, events, logs, edited } = await runFixture(name);
     expect(outcome).toMatchObject({ exitCode: 0, timedOut: false, cancelled: false, result: { type: "result", ...result } });

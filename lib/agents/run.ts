@@ -1,3 +1,4 @@
+import { FinalText } from "@/lib/agents/final-text";
 import { runAgentProcess, type AgentProcessResult, type OutputLine, type RunAgentProcessOptions } from "@/lib/agents/process";
 import type { AgentAdapter, AgentEvent, BuildContext, ResultEvent } from "@/lib/agents/types";
 
@@ -20,6 +21,7 @@ export type AgentRunOutcome = AgentProcessResult & { result: ResultEvent | null 
 export async function runAgent(opts: RunAgentOptions): Promise<AgentRunOutcome> {
   const { adapter, context, onEvent, onLine, ...processOptions } = opts;
   const last: { result: ResultEvent | null; at: number } = { result: null, at: -Infinity };
+  const finalText = new FinalText();
   const outcome = await runAgentProcess({
     ...processOptions,
     ...adapter.build(context),
@@ -27,7 +29,9 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunOutcome> 
     hadRecentResult: () => Date.now() - last.at <= RECENT_RESULT_WINDOW_MS,
     onLine: (line) => {
       onLine?.(line);
-      for (const event of adapter.parseLine(line.line, line.stream)) {
+      for (const parsed of adapter.parseLine(line.line, line.stream)) {
+        finalText.observe(parsed);
+        const event = finalText.fill(parsed);
         if (event.type === "result") {
           last.result = event;
           last.at = line.at.getTime();

@@ -1,8 +1,9 @@
 export type OutputStream = "stdout" | "stderr";
 
 /**
- * What an adapter reads out of an agent's output. Token counts include cached input, so
- * they compare across CLIs whose own `input_tokens` differ on that point.
+ * What an adapter reads out of an agent's output. A result's tokens are the same quantities
+ * for every CLI (lib/agents/README.md): input includes cached input, `cacheReadTokens` is the
+ * cached part, and output includes reasoning (thinking) tokens.
  */
 export type AgentEvent =
   | { type: "init"; model?: string; sessionId?: string }
@@ -15,6 +16,8 @@ export type AgentEvent =
       summary?: string;
       costUsd?: number;
       inputTokens?: number;
+      /** The part of `inputTokens` read from the provider's prompt cache. */
+      cacheReadTokens?: number;
       outputTokens?: number;
       /** The model turns the CLI counted for the whole run (Claude's num_turns). */
       turns?: number;

@@ -108,10 +108,19 @@ describe("RunMeter over the other CLIs' transcripts", () => {
     expect(await replay("codex.jsonl", parseCodexLine, new RunMeter({ ...none, maxTokens: 20_000 }))).toBe("stopped: tokens 24,885 passed the run limit of 20,000");
   });
 
-  it("gemini: tokens and a priced cost at the end", async () => {
+  it("gemini: tokens and a priced cost at the end, the cached input at the cache-read price", async () => {
     const meter = new RunMeter({ ...none, maxCostUsd: 0.01 }, "gemini-2.5-pro");
-    // 8642 × $1.25 + 311 × $10 per million, every input token priced uncached
-    expect(await replay("gemini.jsonl", parseGeminiLine, meter)).toBe("stopped: cost $0.0139 passed the run limit of $0.0100");
-    expect(meter.totals.costUsd).toBeCloseTo(0.0139125, 10);
+    // (8642 − 4096) × $1.25 + 4096 × $0.125 + (311 + 157 thinking) × $10 per million
+    expect(await replay("gemini.jsonl", parseGeminiLine, meter)).toBe("stopped: cost $0.0109 passed the run limit of $0.0100");
+    expect(meter.totals.costUsd).toBeCloseTo(0.0108745, 10);
+  });
+
+  it("a result's cached input goes to the ledger as cached, apart from the rest", () => {
+    const meter = new RunMeter(none, "gpt-5");
+    const result: AgentEvent = { type: "result", ok: true, inputTokens: 24_763, cacheReadTokens: 24_448, outputTokens: 122 };
+    meter.observe(result);
+    // 315 × $1.25 + 24448 × $0.125 + 122 × $10 per million
+    expect(meter.linesChangedBy(result)).toEqual([{ key: "result", model: "gpt-5", inputTokens: 315, cachedTokens: 24_448, outputTokens: 122, costUsd: expect.closeTo(0.00466975, 12) }]);
+    expect(meter.totals).toMatchObject({ inputTokens: 24_763, outputTokens: 122 });
   });
 });

@@ -20,7 +20,7 @@ export class RunMeter {
   private readonly calls = new Map<string, Call>();
   private readonly toolIds = new Set<string>();
   private toolCalls = 0;
-  private reported = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
+  private reported = { inputTokens: 0, cacheReadTokens: 0, outputTokens: 0, costUsd: 0 };
   private reportedTurns = 0;
   private hasReport = false;
   /** Whether the agent reported any usage at all (plain-text CLIs never do). */
@@ -44,9 +44,10 @@ export class RunMeter {
     } else if (event.type === "result") {
       const inputTokens = event.inputTokens ?? 0;
       const outputTokens = event.outputTokens ?? 0;
-      // Without a breakdown, every input token is priced as uncached: the dearest reading.
-      const costUsd = event.costUsd ?? costOf(this.model, { inputTokens, outputTokens }, this.prices);
-      this.reported = { inputTokens, outputTokens, costUsd };
+      // The cached part at the cache-read price; a CLI that does not say is priced uncached, the dearest reading.
+      const cacheReadTokens = Math.min(event.cacheReadTokens ?? 0, inputTokens);
+      const costUsd = event.costUsd ?? costOf(this.model, { inputTokens: inputTokens - cacheReadTokens, outputTokens, cacheReadTokens }, this.prices);
+      this.reported = { inputTokens, cacheReadTokens, outputTokens, costUsd };
       this.reportedTurns = event.turns ?? 0;
       this.hasReport = true;
       this.measured ||= event.inputTokens !== undefined || event.outputTokens !== undefined || event.costUsd !== undefined;
@@ -80,8 +81,9 @@ export class RunMeter {
       const sum = this.callSum();
       const r = this.reported;
       changed.push({
-        key: RESULT_LINE, model: this.model ?? null, cachedTokens: 0,
-        inputTokens: Math.max(0, r.inputTokens - sum.input), outputTokens: Math.max(0, r.outputTokens - sum.output), costUsd: Math.max(0, r.costUsd - sum.cost),
+        key: RESULT_LINE, model: this.model ?? null, cachedTokens: Math.max(0, r.cacheReadTokens - sum.cacheRead),
+        inputTokens: Math.max(0, r.inputTokens - r.cacheReadTokens - (sum.input - sum.cacheRead)),
+        outputTokens: Math.max(0, r.outputTokens - sum.output), costUsd: Math.max(0, r.costUsd - sum.cost),
       });
     }
     return changed;
@@ -93,14 +95,16 @@ export class RunMeter {
 
   private callSum() {
     let input = 0;
+    let cacheRead = 0;
     let output = 0;
     let cost = 0;
     for (const c of this.calls.values()) {
       input += c.input + c.cacheRead + c.cacheWrite;
+      cacheRead += c.cacheRead;
       output += c.output;
       cost += this.costOfCall(c);
     }
-    return { input, output, cost };
+    return { input, cacheRead, output, cost };
   }
 
   /** Model turns so far: each model call is one, unless the CLI's own count says more. */
