@@ -1,0 +1,49 @@
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { runAgent, type AgentRunOutcome } from "@/lib/agents/run";
+import type { AgentAdapter, AgentEvent, BuildContext } from "@/lib/agents/types";
+
+/** A fresh git repository for a real CLI to work in, as a run's worktree is. */
+export async function gitWorktree(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "rm-cli-"));
+  execFileSync("git", ["init", "-q", "-b", "main", dir]);
+  return dir;
+}
+
+/** The scrubbed environment a run gets: the CLI's folder first on PATH, a home of its own. */
+export async function cliEnv(bin: string, extra: Record<string, string>): Promise<Record<string, string>> {
+  const home = await mkdtemp(join(tmpdir(), "rm-cli-home-"));
+  return { PATH: [bin, dirname(process.execPath), "/usr/bin", "/bin"].join(":"), HOME: home, ...extra };
+}
+
+/** Runs `adapter` through Ringmaster's runner, collecting its events and the pid it started. */
+export async function runCli(adapter: AgentAdapter, context: BuildContext, env: Record<string, string>, signal?: AbortSignal) {
+  const events: AgentEvent[] = [];
+  const logs: string[] = [];
+  let pid = 0;
+  const outcome: AgentRunOutcome = await runAgent({
+    adapter, context, env, signal, killGraceMs: 1_000, maxDurationMs: 90_000,
+    onSpawn: (p) => { pid = p; },
+    onEvent: (e) => events.push(e),
+    onLine: (l) => l.stream === "stderr" && logs.push(l.line),
+  });
+  return { outcome, events, logs, pid };
+}
+
+/** The processes still in process group `pgid` (Linux /proc); a zombie counts as gone. */
+export function groupMembers(pgid: number): number[] {
+  const alive: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const fields = readFileSync(`/proc/${name}/stat`, "utf8").split(") ")[1].split(" ");
+      if (Number(fields[2]) === pgid && fields[0] !== "Z") alive.push(Number(name));
+    } catch {
+      // gone while we looked
+    }
+  }
+  return alive;
+}
