@@ -23,6 +23,10 @@ export async function startMessagesDouble(host: string, tool: () => ToolCall) {
       const body = Buffer.concat(chunks).toString("utf8");
       requests.push(`${req.method} ${req.url}`);
       if (!req.url?.startsWith("/v1/messages")) return res.writeHead(404).end("{}");
+      if (control.failWith) {
+        const type = control.failWith === 529 ? "overloaded_error" : control.failWith === 429 ? "rate_limit_error" : "api_error";
+        return res.writeHead(control.failWith, { "content-type": "application/json" }).end(JSON.stringify({ type: "error", error: { type, message: `double says ${control.failWith}` } }));
+      }
       const parsed = JSON.parse(body || "{}") as { model?: string; messages?: { content: unknown }[] };
       prompts.push(firstText(parsed.messages?.[0]?.content));
       models.push(parsed.model ?? "");
@@ -40,6 +44,7 @@ export async function startMessagesDouble(host: string, tool: () => ToolCall) {
         ["message_stop", { type: "message_stop" }],
       ];
       res.writeHead(200, { "content-type": "text/event-stream" });
+      if (control.hang) return;
       for (const [event, data] of events) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
       res.end();
     });
