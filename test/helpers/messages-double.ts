@@ -9,12 +9,15 @@ export type ToolCall = { name: string; input: unknown };
  * the first turn asks for the tool call `tool()` gives, the turn after its tool result ends the run.
  * `prompts` holds the text of each request's first user message, `models` each request's model,
  * `bodies` each request's JSON (a test reads the tool result the CLI sent back).
+ * `control.failWith` answers every request with that HTTP status and an Anthropic error body;
+ * `control.hang` keeps the stream open without an event.
  */
 export async function startMessagesDouble(host: string, tool: () => ToolCall) {
   const requests: string[] = [];
   const prompts: string[] = [];
   const models: string[] = [];
   const bodies: unknown[] = [];
+  const control = { failWith: 0, hang: false };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -51,7 +54,7 @@ export async function startMessagesDouble(host: string, tool: () => ToolCall) {
   });
   await new Promise<void>((r) => server.listen(0, host, r));
   const url = `http://${host}:${(server.address() as { port: number }).port}`;
-  return { url, requests, prompts, models, bodies, stop: () => new Promise((r) => server.close(r)) };
+  return { url, requests, prompts, models, bodies, control, stop: () => new Promise((r) => { server.closeAllConnections(); server.close(r); }) };
 }
 
 function toolBlock({ name, input }: ToolCall) {
