@@ -4,7 +4,7 @@ import tseslint from "typescript-eslint";
 // above (docs/ARCHITECTURE.md). Each entry is a folder of lib/ or a single file at its root.
 export const LAYERS = [
   ["loop"],
-  ["projects", "teams", "profiles", "lead", "runners"],
+  ["projects", "teams", "profiles", "lead", "runners", "slack"],
   ["runs"],
   ["github"],
   ["prompts", "approvals", "threads"],

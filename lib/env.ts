@@ -74,6 +74,9 @@ const schema = z.object({
   // Rate-limit waits up to this long happen in place; a longer one hands the job back to its queue.
   GITHUB_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(8),
   GITHUB_MAX_INLINE_WAIT_S: z.coerce.number().int().min(0).default(60),
+  // Slack's Web API (tests point it at a local double); the slack queue's workers per process.
+  SLACK_API_URL: z.url("must be an absolute URL").default("https://slack.com/api/"),
+  SLACK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(4),
   SEED_DEMO: z.enum(["on", "off"]).default("on"),
   DEMO_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
   // The agent sandbox: bubblewrap's binary, the user agents run as when we are root, and

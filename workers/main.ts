@@ -9,6 +9,7 @@ import { processTick } from "@/workers/tick";
 import { processSpawn, spawnShutdown } from "@/workers/spawn";
 import { processMerge } from "@/workers/merge";
 import { processGithub } from "@/workers/github";
+import { processSlack } from "@/workers/slack";
 import { reportSandboxStatus } from "@/lib/sandbox/status";
 import { startMaintenance } from "@/workers/maintenance";
 import { migrateReceipts } from "@/lib/lead/migrate";
@@ -36,6 +37,7 @@ async function main() {
     }),
     startWorker("merge", processMerge, { concurrency: 2 }),
     startWorker("github", processGithub, { concurrency: env.GITHUB_CONCURRENCY }),
+    startWorker("slack", processSlack, { concurrency: env.SLACK_CONCURRENCY }),
   ];
   // Before the lead's loop first looks: threads older than read receipts must not all wake at once.
   await migrateReceipts();

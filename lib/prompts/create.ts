@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { getDb, Prisma, type PromptOrigin } from "@/lib/db";
-import type { Actor } from "@/lib/auth/actor";
+import type { AuditBy } from "@/lib/audit/record";
+import type { PromptModel as Prompt } from "@/lib/db";
 import { isAgent, promptApproval, requesterOf } from "@/lib/approvals/request";
 import { commitChange } from "@/lib/activity/change";
 import { promptNumber } from "@/lib/prompts/schema";
@@ -19,8 +20,13 @@ export const promptInput = z.object({
 
 export type PromptInput = z.input<typeof promptInput>;
 
+export interface CreateOptions {
+  /** Writes that must commit with the prompt or not at all (where it came from, its thread). */
+  alongside?: (tx: Prisma.TransactionClient, prompt: Prompt) => Promise<void>;
+}
+
 /** Adds a prompt to the project's current planning key and nudges the loop at once. */
-export async function createPrompt(actor: Actor, project: { id: string; teamId: string; planningKey: string }, raw: PromptInput) {
+export async function createPrompt(actor: AuditBy, project: { id: string; teamId: string; planningKey: string }, raw: PromptInput, opts: CreateOptions = {}) {
   const input = promptInput.parse(raw);
   await requireKnownDependencies(project, input.dependencies);
   const db = getDb();
@@ -34,23 +40,28 @@ export async function createPrompt(actor: Actor, project: { id: string; teamId: 
       const approval = promptApproval(settings.approvalPolicy, byAgent);
       // The prompt and its wake-up commit together: Redis being away neither fails the
       // request nor loses the nudge (the outbox relay delivers it when Redis answers).
-      return await commitChange(project, (tx) => tx.prompt.create({
-        data: {
-          projectId: project.id, planningKey: project.planningKey, number, title: input.title, body: input.body,
-          priority: input.priority, dependencies: input.dependencies, domain: input.domain, origin,
-          approval, maxAttempts: settings.maxAttempts,
-          createdById: actor.kind === "user" ? actor.id : null,
-          // The inbox entry commits with the prompt, so a prompt never waits unseen.
-          ...(approval === "pending" ? { approvals: { create: { teamId: project.teamId, projectId: project.id, kind: "prompt_run", requestedBy: requesterOf(actor) } } } : {}),
-        },
-      }), (prompt) => ({
+      return await commitChange(project, async (tx) => {
+        const prompt = await tx.prompt.create({
+          data: {
+            projectId: project.id, planningKey: project.planningKey, number, title: input.title, body: input.body,
+            priority: input.priority, dependencies: input.dependencies, domain: input.domain, origin,
+            approval, maxAttempts: settings.maxAttempts,
+            createdById: actor.kind === "user" ? actor.id : null,
+            // The inbox entry commits with the prompt, so a prompt never waits unseen.
+            ...(approval === "pending" ? { approvals: { create: { teamId: project.teamId, projectId: project.id, kind: "prompt_run", requestedBy: requesterOf(actor) } } } : {}),
+          },
+        });
+        await opts.alongside?.(tx, prompt);
+        return prompt;
+      }, (prompt) => ({
         audit: { by: actor, action: "prompt.created", target: { type: "prompt", id: prompt.id }, after: { number: prompt.number, title: prompt.title, priority: prompt.priority, approval } },
         activity: ["promptsChange", `#${prompt.number} ${prompt.title} added`, { promptId: prompt.id }],
         nudge: "prompt created",
         addsWork: true,
       }));
     } catch (err) {
-      const taken = err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002";
+      // Only the prompt's number was taken; a conflict of an `alongside` write is the caller's.
+      const taken = err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002" && (err.meta?.modelName ?? "Prompt") === "Prompt";
       if (!taken) throw err;
       if (input.number !== undefined) throw new z.ZodError([{ code: "custom", path: ["number"], message: `#${number} already exists`, input: number }]);
       if (attempt >= 5) throw err;

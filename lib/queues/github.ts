@@ -33,3 +33,8 @@ export async function enqueuePullRequestRecheck(pullRequestId: string): Promise<
     deduplication: { id: `recheck-${pullRequestId}` },
   });
 }
+
+/** One job per stored Slack event (the row id is the job id): a relayed repeat is a no-op. */
+export async function enqueueSlack(deliveryRowId: string): Promise<void> {
+  await getQueue("slack").add("event", queuePayloads.slack.parse({ deliveryRowId }), { jobId: `slack-${deliveryRowId}`, ...deliveryRetries });
+}

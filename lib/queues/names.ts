@@ -12,6 +12,8 @@ export const queuePayloads = {
     z.object({ pollProjectId: z.string().min(1) }),
     z.object({ recheckPullRequestId: z.string().min(1) }),
   ]),
+  // A stored Slack event (its WebhookDelivery row id) to route.
+  slack: z.object({ deliveryRowId: z.string().min(1) }),
 } as const;
 
 export type QueueName = keyof typeof queuePayloads;

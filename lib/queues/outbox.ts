@@ -4,7 +4,7 @@ import { getLogger } from "@/lib/log";
 import { isDatabaseUnreachable } from "@/lib/db/unreachable";
 import { getRedis, readyRedis } from "@/lib/redis/connections";
 import { enqueueMerge, enqueueSpawn, enqueueTick, removeTickScheduler, upsertTickScheduler } from "@/lib/queues/producers";
-import { enqueueGithub, enqueuePullRequestRecheck } from "@/lib/queues/github";
+import { enqueueGithub, enqueuePullRequestRecheck, enqueueSlack } from "@/lib/queues/github";
 
 /** A wake-up or work order that must survive Redis being away when its cause commits. */
 export type OutboxMessage =
@@ -14,7 +14,8 @@ export type OutboxMessage =
   // The project's periodic tick follows its state: on while it is active and its loop not stopped.
   | { kind: "schedule"; projectId: string }
   | { kind: "github"; deliveryId: string }
-  | { kind: "recheck"; pullRequestId: string };
+  | { kind: "recheck"; pullRequestId: string }
+  | { kind: "slack"; deliveryRowId: string };
 export interface OutboxRow { id: string; message: OutboxMessage }
 
 // The fast path publishes right after the commit; the relay leaves young rows to it.
@@ -51,6 +52,7 @@ function publish(message: OutboxMessage): Promise<void> {
     case "schedule": return syncTickScheduler(message.projectId);
     case "github": return enqueueGithub(message.deliveryId);
     case "recheck": return enqueuePullRequestRecheck(message.pullRequestId);
+    case "slack": return enqueueSlack(message.deliveryRowId);
   }
 }
 
