@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { archiveProject } from "@/lib/projects/update";
 import { RATE_PER_MINUTE, MAX_REQUEST_CHARS } from "@/lib/slack/handle";
+import { claimPromptForRun } from "@/lib/runs/claim";
+import { sendSlackNotices } from "@/lib/slack/notices";
 import { agent, processStored, slackTeam, startSlackDouble } from "./helpers/slack-fixtures";
 
 const double = await startSlackDouble();
@@ -117,6 +119,73 @@ describe("a Slack thread's follow-ups", () => {
     await getDb().prompt.update({ where: { id: o.promptId! }, data: { status: "done" } });
     const late = await say(t, "thanks all", { threadTs: root });
     expect(await workOf(t, late)).toEqual([]);
+  });
+});
+
+describe("a job that fails half-way", () => {
+  it("is retried without a second prompt or a second answer", async () => {
+    const t = await slackTeam(double);
+    await agent(t.team.id, "backend");
+    double.failNext("chat.postMessage", "fatal_error");
+    const ts = double.ts();
+    await t.send({ type: "message", channel: t.channelId, user: "U0ALICE", text: "backend: add a changelog", ts });
+    const row = await getDb().webhookDelivery.findFirstOrThrow({ where: { provider: "slack", deliveryId: `${t.connection.id}:${t.channelId}:${ts}` } });
+    const { processSlackDelivery } = await import("@/lib/slack/process");
+    await expect(processSlackDelivery(row.id)).rejects.toThrow("fatal_error");
+    // The prompt was made before the answer failed; the row went back for the queue's retry.
+    expect(await getDb().webhookDelivery.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({ status: "received", error: "An API error occurred: fatal_error" });
+    expect(await processSlackDelivery(row.id)).toBe("processed");
+    expect(await getDb().prompt.count({ where: { projectId: t.project.id } })).toBe(1);
+    expect(repliesTo(ts)).toHaveLength(2); // the refused one and the one that arrived
+    expect(double.called("reactions.add").filter((c) => c.args.timestamp === ts)).toHaveLength(2); // the second answered already_reacted
+  });
+});
+
+describe("the Slack thread hears how the work goes", () => {
+  it("a run's link when it starts, the pull request, then the failure: each once, then no more", async () => {
+    const t = await slackTeam(double);
+    await agent(t.team.id, "backend");
+    const ts = await say(t, "backend: speed up the search page");
+    const [w] = await workOf(t, ts);
+    const notices = () => repliesTo(ts).slice(1);
+    await sendSlackNotices();
+    expect(notices()).toEqual([]);
+
+    const claimed = await claimPromptForRun({
+      projectId: t.project.id, promptId: w.promptId!, profile: t.profile, routing: {}, now: new Date(), limits: { maxExecutors: 5, cooldownMs: 0 },
+    });
+    await sendSlackNotices();
+    await sendSlackNotices();
+    expect(notices()).toEqual([`Working on it: http://localhost:3000/runs/${claimed!.run.id}`]);
+
+    await getDb().pullRequest.create({ data: { projectId: t.project.id, promptId: w.promptId!, number: 42, url: "https://github.com/acme/shop/pull/42", headBranch: "rm/p1", baseBranch: "main" } });
+    await sendSlackNotices();
+    expect(notices().at(-1)).toBe("Pull request opened: https://github.com/acme/shop/pull/42");
+
+    await getDb().prompt.update({ where: { id: w.promptId! }, data: { status: "failed", failureLog: "\nverify failed: 3 tests red\nmore detail" } });
+    await sendSlackNotices();
+    await sendSlackNotices();
+    expect(notices()).toEqual([
+      `Working on it: http://localhost:3000/runs/${claimed!.run.id}`,
+      "Pull request opened: https://github.com/acme/shop/pull/42",
+      `Failed: verify failed: 3 tests red. http://localhost:3000/runs/${claimed!.run.id}`,
+    ]);
+    expect(await getDb().slackWork.findUniqueOrThrow({ where: { id: w.id } })).toMatchObject({ notices: false, noticeKey: "failed" });
+  });
+
+  it("a notice Slack refused is sent again on the next pass", async () => {
+    const t = await slackTeam(double);
+    await agent(t.team.id, "backend");
+    const ts = await say(t, "backend: one more thing");
+    const [w] = await workOf(t, ts);
+    await getDb().prompt.update({ where: { id: w.promptId! }, data: { status: "cancelled" } });
+    double.failNext("chat.postMessage", "ratelimited");
+    await expect(sendSlackNotices()).rejects.toThrow("ratelimited");
+    expect(await getDb().slackWork.findUniqueOrThrow({ where: { id: w.id } })).toMatchObject({ notices: true, noticeKey: null });
+    await sendSlackNotices();
+    // The refused post, then the one Slack took.
+    expect(repliesTo(ts).slice(1)).toEqual(["Cancelled in Ringmaster.", "Cancelled in Ringmaster."]);
+    expect(await getDb().slackWork.findUniqueOrThrow({ where: { id: w.id } })).toMatchObject({ notices: false, noticeKey: "cancelled" });
   });
 });
 

@@ -5,10 +5,13 @@ import { ensureTickSchedules } from "@/lib/loop/schedules";
 import { relayOutbox } from "@/lib/queues";
 import { scanThreads } from "@/lib/lead/scan";
 import { collectWorktrees } from "@/lib/runs/worktree-gc";
+import { sendSlackNotices } from "@/lib/slack/notices";
 
 // A queued run or merge whose job has not started this long after it should have is enqueued again.
 const REQUEUE_AFTER_MS = 15_000;
 const LEAD_SCAN_MS = 1_000;
+// Slack threads hear of a run, a pull request or a failure within a few seconds; no faster is needed.
+const SLACK_NOTICES_MS = 3_000;
 
 /** Repeats `work` every `ms` (never overlapping itself); one log line per kind of failure, not one per try. */
 function every(name: string, ms: number, work: () => Promise<unknown>) {
@@ -48,6 +51,7 @@ export function startMaintenance(): () => void {
     every("outbox relay", env.OUTBOX_RELAY_MS, () => relayOutbox()),
     // The lead's loop: a pass a second, as the conversation's pace needs and no faster.
     every("lead", LEAD_SCAN_MS, () => scanThreads()),
+    every("slack notices", SLACK_NOTICES_MS, () => sendSlackNotices()),
     every("worktree collector", env.WORKTREE_GC_MS, () => collectWorktrees({ now: new Date(), retentionMs: env.WORKTREE_RETENTION_DAYS * 86_400_000 })),
   ];
   return () => stops.forEach((stop) => stop());

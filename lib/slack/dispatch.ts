@@ -33,7 +33,7 @@ export async function promptFor(o: SlackOrigin, project: Project, agentId: strin
     alongside: async (tx, prompt) => {
       const thread = await tx.thread.create({ data: { projectId: project.id, promptId: prompt.id, title: prompt.title } });
       work = { target: agentId, agentId, promptId: prompt.id, threadId: thread.id };
-      await tx.slackWork.create({ data: record(o, project.id, work) });
+      await tx.slackWork.create({ data: { ...record(o, project.id, work), notices: true } });
       await link(tx, o, thread.id);
     },
   });

@@ -18,6 +18,7 @@ export class SlackDouble {
   readonly tokens = new Set<string>();
   readonly users = new Map<string, { name: string; real_name: string }>();
   private reactions = new Set<string>();
+  private failures: Array<{ method: string; error: string }> = [];
   private server!: Server;
   private nextTs = 1_700_000_000;
   private nextEvent = 1;
@@ -32,6 +33,11 @@ export class SlackDouble {
 
   stop(): Promise<void> {
     return new Promise((r) => this.server.close(() => r()));
+  }
+
+  /** The next call of `method` answers { ok: false, error } (Slack's way of refusing). */
+  failNext(method: string, error: string) {
+    this.failures.push({ method, error });
   }
 
   called(method: string): SlackCall[] {
@@ -56,6 +62,8 @@ export class SlackDouble {
       res.end(JSON.stringify(body));
     };
     if (!token || !this.tokens.has(token)) return send({ ok: false, error: "invalid_auth" });
+    const failure = this.failures.findIndex((f) => f.method === method);
+    if (failure >= 0) return send({ ok: false, error: this.failures.splice(failure, 1)[0].error });
     switch (method) {
       case "auth.test":
         return send({ ok: true, url: "https://ringmaster-test.slack.com/", team: this.workspace.name, team_id: this.workspace.id, user: "ringmaster", user_id: this.botUserId, bot_id: "B0BOT0001" });
