@@ -1,6 +1,6 @@
 // Every mutating endpoint, walked with each role, a member of another team, and a token
 // scoped to another project. Add a row to `endpoints` when you add an endpoint.
-import { describe, expect, it, beforeAll } from "vitest";
+import { afterAll, describe, expect, it, beforeAll } from "vitest";
 import { getDb, type TeamRole } from "@/lib/db";
 import { hashToken } from "@/lib/auth/tokens";
 import { POST as postLoop } from "@/app/api/projects/[id]/loop/route";
@@ -32,6 +32,10 @@ import { DELETE as deleteCredential } from "@/app/api/team/credentials/[name]/ro
 import { POST as postThread } from "@/app/api/threads/route";
 import { POST as postTurn } from "@/app/api/threads/[id]/turns/route";
 import { encryptSecret } from "@/lib/crypto/secrets";
+import { PUT as putSlack, DELETE as deleteSlack } from "@/app/api/team/slack/route";
+import { PUT as mapChannel } from "@/app/api/team/slack/channels/route";
+import { DELETE as unmapChannel } from "@/app/api/team/slack/channels/[channelId]/route";
+import { BOT_TOKEN, SIGNING_SECRET, startSlackDouble } from "./helpers/slack-fixtures";
 import { createDemoRepo } from "@/lib/demo/repo";
 import { addMember, createTeamWithProject, tempRepoPath } from "./helpers/fixtures";
 import { apiToken, params, request } from "./helpers/api";
@@ -42,6 +46,8 @@ process.env.ENCRYPTION_KEY ??= "5e".repeat(32);
 
 type Fixture = Awaited<ReturnType<typeof createTeamWithProject>>;
 
+const slack = await startSlackDouble();
+afterAll(() => slack.stop());
 let seq = 0;
 const unique = () => `${Date.now()}-${++seq}`;
 
@@ -70,6 +76,12 @@ async function pendingPrompt(f: Fixture) {
   const n = 2000 + ++seq;
   return getDb().prompt.create({ data: { projectId: f.project.id, planningKey: f.project.planningKey, number: n, title: `walk ${n}`, body: "" } });
 }
+
+/** The team's Slack connection, made directly when the walk needs one to exist. */
+const slackConnectionOf = (teamId: string) => getDb().slackConnection.upsert({
+  where: { teamId }, update: {},
+  create: { teamId, workspaceId: slack.workspace.id, botUserId: slack.botUserId, encryptedBotToken: encryptSecret(BOT_TOKEN), encryptedSigningSecret: encryptSecret(SIGNING_SECRET) },
+});
 
 const endpoints: Endpoint[] = [
   {
@@ -252,6 +264,30 @@ const endpoints: Endpoint[] = [
     setup: async (f) => (await getDb().agentCredential.create({ data: { teamId: f.team.id, name: `KEY_${seq++}`, encryptedValue: encryptSecret("v"), last4: "v" } })).name,
     call: (name, t) => deleteCredential(request("DELETE", `/api/team/credentials/${name}`, t), { params: Promise.resolve({ name }) }),
     state: (name) => getDb().agentCredential.count({ where: { name } }),
+  },
+  {
+    name: "PUT /api/team/slack", min: "admin", teamWide: true,
+    setup: async (f) => f.team.id,
+    call: (_id, t) => putSlack(request("PUT", "/api/team/slack", t, { botToken: BOT_TOKEN, signingSecret: SIGNING_SECRET }), noParams),
+    state: async (teamId) => (await getDb().slackConnection.findUnique({ where: { teamId } }))?.updatedAt ?? null,
+  },
+  {
+    name: "DELETE /api/team/slack", min: "admin", teamWide: true,
+    setup: async (f) => (await slackConnectionOf(f.team.id)).teamId,
+    call: (_id, t) => deleteSlack(request("DELETE", "/api/team/slack", t), noParams),
+    state: (teamId) => getDb().slackConnection.count({ where: { teamId } }),
+  },
+  {
+    name: "PUT /api/team/slack/channels", min: "admin",
+    setup: async (f) => (await slackConnectionOf(f.team.id), f.project.id),
+    call: (id, t) => mapChannel(request("PUT", "/api/team/slack/channels", t, { channelId: `C0WALK${seq++}`, projectId: id }), noParams),
+    state: (projectId) => getDb().slackChannel.count({ where: { projectId } }),
+  },
+  {
+    name: "DELETE /api/team/slack/channels/:channelId", min: "admin",
+    setup: async (f) => (await getDb().slackChannel.create({ data: { connectionId: (await slackConnectionOf(f.team.id)).id, channelId: `C0WALK${seq++}`, projectId: f.project.id } })).channelId,
+    call: (channelId, t) => unmapChannel(request("DELETE", `/api/team/slack/channels/${channelId}`, t), { params: Promise.resolve({ channelId }) }),
+    state: (channelId) => getDb().slackChannel.count({ where: { channelId } }),
   },
   {
     name: "POST /api/approvals/:id", min: "operator",
