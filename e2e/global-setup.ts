@@ -7,6 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { GithubDouble } from "@/test/helpers/github-double";
+import { SlackDouble } from "@/test/helpers/slack-double";
+import { E2E_SLACK_TOKEN } from "./helpers";
 
 const root = join(import.meta.dirname, "..");
 const adminUrl = process.env.TEST_DATABASE_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
@@ -39,6 +41,10 @@ export default async function globalSetup() {
   // GitHub is out of reach here: a local double speaking its REST API stands in, its "remote"
   // repositories bare ones under E2E_GITHUB_REMOTES (specs create them there).
   const github = await new GithubDouble(mkdtempSync(join(tmpdir(), "ringmaster-e2e-remotes-"))).start();
+  // Slack too: its Web API answered by a local double that knows one bot token and two people.
+  const slack = await new SlackDouble().start();
+  slack.tokens.add(E2E_SLACK_TOKEN);
+  slack.users.set("U0ALICE", { name: "alice", real_name: "Alice Doe" });
   const password = `e2e-${randomBytes(6).toString("hex")}`;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -54,6 +60,7 @@ export default async function globalSetup() {
     LOG_LEVEL: "warn",
     GITHUB_API_URL: github.url,
     GITHUB_GIT_URL: join(github.remotesRoot, "{owner}", "{repo}.git"),
+    SLACK_API_URL: slack.url,
   };
   await admin(`CREATE DATABASE "${dbName}"`);
   const tsx = join(root, "node_modules", ".bin", "tsx");
@@ -75,6 +82,7 @@ export default async function globalSetup() {
     await Promise.all(children.map((c) => c.exitCode !== null ? null : new Promise((r) => { c.once("exit", r); c.kill("SIGTERM"); })));
     await admin(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
     await github.stop();
+    await slack.stop();
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(github.remotesRoot, { recursive: true, force: true });
   };

@@ -3,6 +3,9 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, type Page } from "@playwright/test";
 
+/** The bot token the Slack double of the specs accepts. */
+export const E2E_SLACK_TOKEN = "xoxb-e2e-0000-slackdoubletoken";
+
 export async function signIn(page: Page, email = process.env.E2E_EMAIL!, password = process.env.E2E_PASSWORD!) {
   await page.goto("/login");
   await page.getByLabel("Email").fill(email);

@@ -14,19 +14,26 @@ import { getTeamPrices } from "@/lib/budgets/prices";
 import { PricesPanel } from "./_components/prices-panel";
 import { getTeamBudget } from "@/lib/budgets/team";
 import { TeamBudgetPanel } from "./_components/team-budget-panel";
+import { SlackPanel } from "./_components/slack-panel";
+import { getSlackConnection } from "@/lib/slack/connection";
+import { listSlackChannels } from "@/lib/slack/channels";
+import { listProjectChoices } from "@/lib/projects/queries";
 
 export const dynamic = "force-dynamic";
 
 export default async function TeamPage() {
   const { viewer, actor } = await requirePageActor();
   const isAdmin = roleAtLeast(viewer.role, "admin");
-  const [members, invitations, credentials, prices, budget] = await Promise.all([
+  const [members, invitations, credentials, prices, budget, slack, projects] = await Promise.all([
     listMembers(actor),
     isAdmin ? listInvitations(actor) : Promise.resolve([]),
     isAdmin ? listCredentials(actor) : Promise.resolve([]),
     isAdmin ? getTeamPrices(actor) : Promise.resolve([]),
     getTeamBudget(actor.teamId),
+    isAdmin ? getSlackConnection(actor) : Promise.resolve(null),
+    isAdmin ? listProjectChoices(actor.teamId) : Promise.resolve([]),
   ]);
+  const channels = slack ? await listSlackChannels(actor) : [];
   return (
     <div className="stack">
       <div className="page-head">
@@ -74,6 +81,16 @@ export default async function TeamPage() {
             here for a discount or a model it does not know. Runs started afterwards use them.
           </p>
           <PricesPanel prices={prices} />
+        </section>
+      )}
+      {isAdmin && (
+        <section className="panel stack" aria-labelledby="slack-h">
+          <h2 id="slack-h">Slack</h2>
+          <p className="muted small">
+            People ask for work in Slack: a message in a mapped channel becomes a prompt for the agent it names, or a turn in
+            the lead&apos;s thread, and the bot answers in the message&apos;s thread as the work goes.
+          </p>
+          <SlackPanel connection={slack} channels={channels} projects={projects} />
         </section>
       )}
       {!isAdmin && (
