@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { archiveProject } from "@/lib/projects/update";
 import { RATE_PER_MINUTE, MAX_REQUEST_CHARS } from "@/lib/slack/handle";
+import { withinRate } from "@/lib/slack/rate";
 import { claimPromptForRun } from "@/lib/runs/claim";
 import { sendSlackNotices } from "@/lib/slack/notices";
 import { agent, processStored, slackTeam, startSlackDouble } from "./helpers/slack-fixtures";
@@ -197,9 +198,31 @@ describe("limits", () => {
     expect(await workOf(t, over)).toEqual([]);
     expect(repliesTo(over)).toEqual([`You have sent me ${RATE_PER_MINUTE} requests in the last minute; please wait a moment and ask again.`]);
     expect(await getDb().slackWork.count({ where: { teamId: t.team.id, slackUserId: "U0BOB" } })).toBe(RATE_PER_MINUTE);
+    // A refused message uses no quota: Bob's next minute is his again (the limit is a sliding minute).
+    expect(await withinRate(t.team.id, "U0BOB", `${t.channelId}:later`, Date.now() + 61_000)).toBe(true);
     // Someone else is not held up by Bob.
     const alice = await say(t, `${BOT} mine`, { user: "U0ALICE" });
     expect(await workOf(t, alice)).toHaveLength(1);
+  });
+});
+
+describe("the rate limit under concurrency", () => {
+  it("holds when several workers handle one person's burst at the same moment", async () => {
+    const t = await slackTeam(double);
+    const sent: string[] = [];
+    for (let i = 0; i < RATE_PER_MINUTE + 5; i++) {
+      const ts = double.ts();
+      sent.push(ts);
+      await t.send({ type: "message", channel: t.channelId, user: "U0BOB", text: `${BOT} burst ${i}`, ts });
+    }
+    const rows = await getDb().webhookDelivery.findMany({ where: { provider: "slack", deliveryId: { startsWith: `${t.connection.id}:` } } });
+    const { processSlackDelivery } = await import("@/lib/slack/process");
+    const outcomes = await Promise.all(rows.map((r) => processSlackDelivery(r.id)));
+    expect(outcomes.filter((o) => o === "processed")).toHaveLength(RATE_PER_MINUTE);
+    expect(outcomes.filter((o) => o === "refused")).toHaveLength(5);
+    expect(await getDb().slackWork.count({ where: { teamId: t.team.id } })).toBe(RATE_PER_MINUTE);
+    const polite = sent.flatMap((ts) => repliesTo(ts)).filter((x) => x.startsWith("You have sent me"));
+    expect(polite).toHaveLength(5);
   });
 });
 

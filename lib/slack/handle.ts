@@ -6,11 +6,12 @@ import { routeMessage, type RoutableAgent, type Target } from "@/lib/slack/route
 import { existingWork, promptFor, turnFor, type SlackOrigin, type Work } from "@/lib/slack/dispatch";
 import { slackErrorOf } from "@/lib/slack/client";
 import { markSeen, promptLink, replyInThread, threadLink, type Place } from "@/lib/slack/reply";
+import { RATE_PER_MINUTE, withinRate } from "@/lib/slack/rate";
+
+export { RATE_PER_MINUTE };
 
 /** A request longer than this is refused with a reply: a prompt is a request, not a document. */
 export const MAX_REQUEST_CHARS = 8000;
-/** Messages per Slack user per minute that become work; more are answered politely. */
-export const RATE_PER_MINUTE = 10;
 
 export interface SlackMessage { channel: string; ts: string; threadTs: string | null; user: string; text: string; type: string }
 type Connection = { teamId: string; botUserId: string };
@@ -29,14 +30,6 @@ async function threadWork(teamId: string, channelId: string, threadTs: string) {
   const live = await db.prompt.findMany({ where: { id: { in: rows.map((r) => r.promptId!) }, status: { in: ["pending", "in_progress"] } }, select: { id: true } });
   const ids = new Set(live.map((p) => p.id));
   return rows.find((r) => ids.has(r.promptId!)) ?? null;
-}
-
-async function recentMessages(o: SlackOrigin, now: number): Promise<number> {
-  const rows = await getDb().slackWork.findMany({
-    where: { teamId: o.teamId, slackUserId: o.slackUserId, createdAt: { gt: new Date(now - 60_000) }, messageTs: { not: o.messageTs } },
-    distinct: ["channelId", "messageTs"], select: { id: true },
-  });
-  return rows.length;
 }
 
 /** Who the Slack user is; null when Slack does not know them. */
@@ -87,7 +80,7 @@ export async function handleSlackMessage(conn: Connection, client: WebClient, ms
 
   const origin: SlackOrigin = { teamId: conn.teamId, channelId: msg.channel, messageTs: msg.ts, threadTs, slackUserId: msg.user, userName: name };
   const done = await Promise.all(route.targets.map((t) => existingWork(origin, t.agentId ?? "lead")));
-  if (done.every((d) => !d) && (await recentMessages(origin, now)) >= RATE_PER_MINUTE) {
+  if (done.every((d) => !d) && !(await withinRate(conn.teamId, msg.user, `${msg.channel}:${msg.ts}`, now))) {
     return refuse(`You have sent me ${RATE_PER_MINUTE} requests in the last minute; please wait a moment and ask again.`);
   }
   await markSeen(client, place);
