@@ -2,7 +2,9 @@
 // the 2xx; reaction p50 ≤ 50 ms, p99 ≤ 250 ms): one `next start` process and one worker process
 // on a private database, GitHub played by the local double, signed deliveries sent from a second
 // process. Prints deliveries/s accepted, p50/p99 to the 2xx, and webhook → fix-run-started latency.
-// Run: node --import tsx bench/webhooks.ts   (DELIVERIES, CONCURRENCY, FIX_RUNS override the sizes)
+// Then Slack's Events API: signed events sent the same way, accepted per second and time to the 200
+// (Slack retries after 3 s; the target is p99 well under it).
+// Run: node --import tsx bench/webhooks.ts   (DELIVERIES, CONCURRENCY, FIX_RUNS, SLACK_EVENTS override the sizes)
 import { execFileSync, spawn } from "node:child_process";
 import { createHmac, randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
@@ -31,18 +33,32 @@ function signedHeaders(event: string, raw: string, secret: string, deliveryId: s
   };
 }
 
+// A person's message in a channel no project is mapped to, mentioning no one: verified, stored once,
+// queued, then left alone by the worker (no Slack call), so the figure is the intake's own.
+function slackRequest(secret: string, i: number, tag: string) {
+  const raw = JSON.stringify({
+    type: "event_callback", team_id: "T0BENCH", event_id: `Ev${tag}${i}`,
+    event: { type: "message", channel: "C0BENCHUNMAPPED", user: "U0BENCH", text: `note ${i}`, ts: `${1_700_000_000 + i}.${tag.replace(/\W/g, "").slice(-6)}` },
+  });
+  const ts = String(Math.floor(Date.now() / 1000));
+  const signature = `v0=${createHmac("sha256", secret).update(`v0:${ts}:${raw}`).digest("hex")}`;
+  return { raw, headers: { "content-type": "application/json", "x-slack-request-timestamp": ts, "x-slack-signature": signature } };
+}
+
 // ───────────── the sender: a second process on loopback ─────────────
-if (process.argv[2] === "--sender") {
+if (process.argv[2] === "--sender" || process.argv[2] === "--slack-sender") {
+  const slack = process.argv[2] === "--slack-sender";
   const [url, secret, count, concurrency, tag] = process.argv.slice(3);
   const agent = new http.Agent({ keepAlive: true, maxSockets: Number(concurrency) });
   // Issue comments on a plain issue: verified, stored, queued, then ignored by the worker.
-  const raw = payloadOf("issue_comment", "created");
+  const github = payloadOf("issue_comment", "created");
   const latencies: number[] = [];
   const statuses: Record<number, number> = {};
   let next = 0;
   const send = (i: number) => new Promise<void>((resolve) => {
+    const { raw, headers } = slack ? slackRequest(secret, i, tag) : { raw: github, headers: signedHeaders("issue_comment", github, secret, `${tag}-${i}`) };
     const started = performance.now();
-    const req = http.request(url, { method: "POST", agent, headers: signedHeaders("issue_comment", raw, secret, `${tag}-${i}`) }, (res) => {
+    const req = http.request(url, { method: "POST", agent, headers }, (res) => {
       res.resume();
       res.on("end", () => {
         latencies.push(performance.now() - started);
@@ -68,6 +84,8 @@ const { benchEnvironment, ensureBuild, median, percentile, root, sleep, startWor
 const DELIVERIES = Number(process.env.DELIVERIES ?? 5_000);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 32);
 const FIX_RUNS = Number(process.env.FIX_RUNS ?? 10);
+const SLACK_EVENTS = Number(process.env.SLACK_EVENTS ?? 5_000);
+const SLACK_SECRET = randomBytes(16).toString("hex");
 const DIST = ".next-gh";
 const deadline = setTimeout(() => { console.error("bench:webhooks gave up after 10 minutes"); process.exit(1); }, 600_000);
 
@@ -76,10 +94,12 @@ ensureBuild(DIST);
 const { GithubDouble } = await import("@/test/helpers/github-double");
 const remotesRoot = mkdtempSync(join(tmpdir(), "rm-bench-remotes-"));
 const double = await new GithubDouble(remotesRoot).start();
+const { SlackDouble } = await import("@/test/helpers/slack-double");
+const slackDouble = await new SlackDouble().start();
 const { env, drop } = await benchEnvironment("webhooks");
 const githubEnv = {
   GITHUB_API_URL: double.url, GITHUB_GIT_URL: join(remotesRoot, "{owner}", "{repo}.git"),
-  GITHUB_WEBHOOK_SECRET: SECRET, ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+  GITHUB_WEBHOOK_SECRET: SECRET, ENCRYPTION_KEY: randomBytes(32).toString("hex"), SLACK_API_URL: slackDouble.url,
 };
 Object.assign(process.env, githubEnv);
 const allEnv = { ...env, ...githubEnv };
@@ -102,6 +122,9 @@ const connection = await db.githubConnection.create({
 const project = await createProject(team.id, { name: "widgets", repoKind: "github", githubOwner: "acme", githubRepo: "widgets", baseBranch: "main", executorProfileId: profile.id }, { loopEnabled: true });
 await db.project.update({ where: { id: project.id }, data: { githubConnectionId: connection.id } });
 await db.projectSettings.update({ where: { projectId: project.id }, data: { spawnCooldownMs: 0, maxFixCycles: 100_000 } });
+const slackConnection = await db.slackConnection.create({
+  data: { teamId: team.id, workspaceId: "T0BENCH", botUserId: slackDouble.botUserId, encryptedBotToken: encryptSecret("xoxb-bench-0000-benchbenchbench"), encryptedSigningSecret: encryptSecret(SLACK_SECRET) },
+});
 const headBranch = "ringmaster/bench-pr";
 double.openPull(FULL_NAME, { number: 1, head: headBranch, base: "main" });
 const pr = await db.pullRequest.create({
@@ -125,9 +148,10 @@ for (const until = Date.now() + 60_000; ;) {
 }
 await workersReady(workers);
 
-function runSender(count: number, concurrency: number, tag: string) {
+function runSender(count: number, concurrency: number, tag: string, slack = false) {
+  const [mode, url, secret] = slack ? ["--slack-sender", `${base}/api/webhooks/slack/${slackConnection.id}`, SLACK_SECRET] : ["--sender", `${base}/api/webhooks/github`, SECRET];
   return new Promise<{ elapsedMs: number; latencies: number[]; statuses: Record<string, number> }>((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "bench/webhooks.ts", "--sender", `${base}/api/webhooks/github`, SECRET, String(count), String(concurrency), tag], {
+    const child = spawn(process.execPath, ["--import", "tsx", "bench/webhooks.ts", mode, url, secret, String(count), String(concurrency), tag], {
       cwd: root, stdio: ["ignore", "pipe", "inherit"],
     });
     let out = "";
@@ -175,9 +199,19 @@ for (let i = 0; i < FIX_RUNS; i++) {
 const comments = double.calls("POST", `/repos/${FULL_NAME}/issues/1/comments`).length;
 console.log(`webhook → fix run started (agent spawning), ${FIX_RUNS} reviews: p50 ${median(reaction)} ms, p99 ${percentile(reaction, 99)} ms (${reaction.join(", ")}); ${comments} rerun comments posted`);
 
+// Slack: the same shape of burst against the Events API route.
+await runSender(300, 8, `warmslack${randomBytes(2).toString("hex")}`, true);
+const slackBurst = await runSender(SLACK_EVENTS, CONCURRENCY, `slack${randomBytes(2).toString("hex")}`, true);
+const slackOk = slackBurst.statuses["200"] ?? 0;
+const slackStored = await db.webhookDelivery.count({ where: { provider: "slack", action: { startsWith: "Evslack" } } });
+console.log(`slack intake: ${SLACK_EVENTS} signed events, ${CONCURRENCY} concurrent, from a second process`);
+console.log(`  accepted: ${(slackOk / (slackBurst.elapsedMs / 1000)).toFixed(0)} events/s (${slackOk} 200, statuses ${JSON.stringify(slackBurst.statuses)}, ${slackStored} stored)`);
+console.log(`  time to the 200: p50 ${median(slackBurst.latencies).toFixed(1)} ms, p99 ${percentile(slackBurst.latencies, 99).toFixed(1)} ms, max ${Math.max(...slackBurst.latencies).toFixed(1)} ms (Slack retries after 3000 ms)`);
+
 await new Promise((r) => { web.once("exit", r); web.kill("SIGTERM"); });
 await stopWorkers(workers);
 await double.stop();
+await slackDouble.stop();
 await closeQueues();
 await closeRedis();
 await closeDb();

@@ -100,6 +100,16 @@ describe("Slack Events API intake", () => {
     expect({ rows: (await slackRows()).length, outbox: (await outboxRows()).length }).toEqual(before);
   });
 
+  it("keeps a message whose text carries NUL or a lone surrogate, without them", async () => {
+    const t = await slackTeam(double);
+    const ts = double.ts();
+    const res = await t.send({ type: "message", channel: t.channelId, user: "U0ALICE", text: "<@U0BOT0001> fix\u0000 the \ud800 parser", ts });
+    expect(await res.json()).toEqual({ accepted: true });
+    expect(await processStored(t.connection.id)).toEqual(["processed"]);
+    const turns = await getDb().turn.findMany({ where: { thread: { projectId: t.project.id } } });
+    expect(turns.map((x) => x.content)).toEqual(["Alice Doe (Slack): fix the \ufffd parser"]);
+  });
+
   it("ignores bot messages, edits, deletions and joins, storing nothing", async () => {
     const t = await slackTeam(double);
     const before = (await slackRows()).length;

@@ -1,6 +1,7 @@
 import { LRUCache } from "lru-cache";
-import { getDb } from "@/lib/db";
-import { publishOutbox, recordOutbox } from "@/lib/queues";
+import { randomUUID } from "node:crypto";
+import { getDb, getPool } from "@/lib/db";
+import { publishOutbox } from "@/lib/queues";
 import { decryptSecret } from "@/lib/crypto/secrets";
 import { signatureProblem } from "@/lib/slack/signature";
 
@@ -43,6 +44,25 @@ function parse(raw: string): Record<string, unknown> | null {
 const isRequest = (e: SlackMessageEvent | undefined, botUserId?: string): e is SlackMessageEvent =>
   Boolean(e && (e.type === "message" || e.type === "app_mention") && PERSON_SUBTYPES.has(e.subtype) && !e.bot_id && e.user && e.user !== botUserId && e.channel && e.ts);
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+// One statement stores the message once (a repeat conflicts and records nothing) and its work
+// order in the outbox: one round trip, so the answer is not kept waiting on a transaction.
+async function store(deliveryId: string, event: string, eventId: string, payload: StoredSlackEvent) {
+  const { rows } = await getPool().query<{ rowId: string; outboxId: string }>(
+    `WITH stored AS (
+       INSERT INTO "WebhookDelivery" ("id", "provider", "deliveryId", "event", "action", "status", "payload")
+       VALUES ($1, 'slack', $2, $3, $4, 'received', $5::jsonb) ON CONFLICT ("provider", "deliveryId") DO NOTHING RETURNING id
+     ), orders AS (
+       INSERT INTO "Outbox" ("kind", "payload", "createdAt")
+       SELECT 'slack', jsonb_build_object('kind', 'slack', 'deliveryRowId', id), timezone('UTC', now()) FROM stored RETURNING id
+     )
+     SELECT s.id AS "rowId", o.id::text AS "outboxId" FROM stored s CROSS JOIN orders o`,
+    [randomUUID(), deliveryId, event.slice(0, 100), eventId, JSON.stringify(payload)],
+  );
+  return rows[0] ?? null;
+}
+
 /**
  * Slack's Events API for one connection. The signature and its timestamp are checked before
  * anything is read or stored; a message is stored once per (channel, ts), whichever event or
@@ -62,18 +82,12 @@ export async function receiveSlackEvent(connectionId: string, headers: Headers, 
   if (body.type !== "event_callback" || !eventId || !isRequest(event, known!.botUserId)) return { status: 200, body: { ignored: true } };
 
   const deliveryId = `${connectionId}:${event.channel!.slice(0, 40)}:${event.ts!.slice(0, 40)}`;
-  const stored: StoredSlackEvent = { connectionId, eventId, event: { type: event.type, subtype: event.subtype, user: event.user, channel: event.channel, ts: event.ts, thread_ts: event.thread_ts, text: typeof event.text === "string" ? event.text : "" } };
-  const outbox = await getDb().$transaction(async (tx) => {
-    const n = await tx.webhookDelivery.createMany({
-      data: [{ provider: "slack", deliveryId, event: event.type!, action: eventId, status: "received", payload: JSON.parse(JSON.stringify(stored)) }],
-      skipDuplicates: true,
-    });
-    if (n.count === 0) return null;
-    const row = await tx.webhookDelivery.findUniqueOrThrow({ where: { provider_deliveryId: { provider: "slack", deliveryId } }, select: { id: true } });
-    return recordOutbox(tx, [{ kind: "slack", deliveryRowId: row.id }]);
-  });
+  // jsonb refuses NUL and lone surrogates, which a signed message may still carry: they go.
+  const text = typeof event.text === "string" ? event.text.replace(/\u0000/g, "").replace(LONE_SURROGATE, "\uFFFD") : "";
+  const stored: StoredSlackEvent = { connectionId, eventId, event: { type: event.type, subtype: event.subtype, user: event.user, channel: event.channel, ts: event.ts, thread_ts: event.thread_ts, text } };
+  const outbox = await store(deliveryId, event.type!, eventId, stored);
   if (!outbox) return { status: 200, body: { duplicate: true } };
   // Never throws: with Redis away the work order waits in the outbox for the relay.
-  await publishOutbox(outbox);
+  await publishOutbox([{ id: outbox.outboxId, message: { kind: "slack", deliveryRowId: outbox.rowId } }]);
   return { status: 200, body: { accepted: true } };
 }
