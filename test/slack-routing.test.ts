@@ -190,6 +190,22 @@ describe("the Slack thread hears how the work goes", () => {
   });
 });
 
+describe("a worker that died holding an event", () => {
+  it("leaves it to the job's retry, which takes it over once the claim is stale", async () => {
+    const t = await slackTeam(double);
+    const ts = double.ts();
+    await t.send({ type: "message", channel: t.channelId, user: "U0ALICE", text: `${BOT} left behind`, ts });
+    const row = await getDb().webhookDelivery.findFirstOrThrow({ where: { provider: "slack", deliveryId: `${t.connection.id}:${t.channelId}:${ts}` } });
+    await getDb().webhookDelivery.update({ where: { id: row.id }, data: { status: "processing", processedAt: new Date() } });
+    const { processSlackDelivery } = await import("@/lib/slack/process");
+    await expect(processSlackDelivery(row.id)).rejects.toThrow("being processed elsewhere");
+    expect(await workOf(t, ts)).toEqual([]);
+    expect(await processSlackDelivery(row.id, new Date(Date.now() + 3 * 60_000))).toBe("processed");
+    expect(await workOf(t, ts)).toHaveLength(1);
+    expect(await processSlackDelivery(row.id)).toBeNull();
+  });
+});
+
 describe("limits", () => {
   it(`takes ${RATE_PER_MINUTE} messages per person per minute, then answers politely and creates nothing`, async () => {
     const t = await slackTeam(double);

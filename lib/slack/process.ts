@@ -21,7 +21,13 @@ export async function processSlackDelivery(rowId: string, now = new Date()): Pro
     },
     data: { status: "processing", processedAt: now },
   });
-  if (claimed.count !== 1) return null;
+  if (claimed.count !== 1) {
+    // Held by a worker that may have died: the job comes back after the claim has gone stale,
+    // rather than ending here and leaving the message unrouted.
+    const held = await db.webhookDelivery.findUnique({ where: { id: rowId }, select: { status: true } });
+    if (held?.status === "processing") throw new Error("the Slack event is being processed elsewhere; retrying once that claim is stale");
+    return null;
+  }
   const row = await db.webhookDelivery.findUniqueOrThrow({ where: { id: rowId } });
   const stored = row.payload as unknown as StoredSlackEvent;
   try {
