@@ -6,6 +6,7 @@ import { relayOutbox } from "@/lib/queues";
 import { scanThreads } from "@/lib/lead/scan";
 import { collectWorktrees } from "@/lib/runs/worktree-gc";
 import { sendSlackNotices } from "@/lib/slack/notices";
+import { forwardNoticesToSlack } from "@/lib/slack/system-notices";
 
 // A queued run or merge whose job has not started this long after it should have is enqueued again.
 const REQUEUE_AFTER_MS = 15_000;
@@ -52,6 +53,7 @@ export function startMaintenance(): () => void {
     // The lead's loop: a pass a second, as the conversation's pace needs and no faster.
     every("lead", LEAD_SCAN_MS, () => scanThreads()),
     every("slack notices", SLACK_NOTICES_MS, () => sendSlackNotices()),
+    every("slack alerts", SLACK_NOTICES_MS, () => forwardNoticesToSlack()),
     every("worktree collector", env.WORKTREE_GC_MS, () => collectWorktrees({ now: new Date(), retentionMs: env.WORKTREE_RETENTION_DAYS * 86_400_000 })),
   ];
   return () => stops.forEach((stop) => stop());
