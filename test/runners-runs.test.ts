@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
+import { NOTICES_TITLE } from "@/lib/threads/notices";
 import { sweepRuns } from "@/lib/runs/reconcile";
 import { closeRunnerWake } from "@/lib/runners/wake";
 import { GET as poll } from "@/app/api/runner/poll/route";
@@ -81,6 +82,21 @@ describe("a remote run", () => {
     expect(await replay.json()).toEqual({ applied: false });
     expect((await getDb().run.findUniqueOrThrow({ where: { id: runId } })).status).toBe("succeeded");
     expect((await call(heartbeat, "heartbeat", token, agent, runId, {})).status).toBe(409);
+  });
+
+  it("its spend goes to the same ledger as a worker's, once however often it is reported, and raises the budget alerts", async () => {
+    const { project, token, agent, runId } = await heldRun();
+    await getDb().projectSettings.update({ where: { projectId: project.id }, data: { dailyBudgetUsd: 1 } });
+    const ledger = () => getDb().spendEntry.findMany({ where: { runId }, select: { key: true, costUsd: true, inputTokens: true, outputTokens: true } });
+    expect((await call(heartbeat, "heartbeat", token, agent, runId, { costUsd: 0.5, inputTokens: 100, outputTokens: 20 })).status).toBe(200);
+    expect(await ledger()).toEqual([{ key: "runner", costUsd: 0.5, inputTokens: 100, outputTokens: 20 }]);
+    expect((await call(heartbeat, "heartbeat", token, agent, runId, { costUsd: 0.85, inputTokens: 180, outputTokens: 30 })).status).toBe(200);
+    expect((await call(complete, "complete", token, agent, runId, { status: "failed", exitCode: 1, costUsd: 0.85, inputTokens: 180, outputTokens: 30 })).status).toBe(200);
+    expect(await ledger()).toEqual([{ key: "runner", costUsd: 0.85, inputTokens: 180, outputTokens: 30 }]);
+    const alerts = await getDb().activityEvent.findMany({ where: { projectId: project.id, type: "budgetAlert" } });
+    expect(alerts.map((a) => a.message)).toEqual(["Budget alert: $0.85 spent, 80 % of the project's daily budget of $1.00"]);
+    const notices = await getDb().turn.findMany({ where: { thread: { projectId: project.id, title: NOTICES_TITLE } } });
+    expect(notices.map((t) => [t.actor, t.content])).toEqual([["system", alerts[0].message]]);
   });
 
   it("a runner that vanishes loses its run at the lease sweep; the prompt goes back to the pool, and its late report is recorded, not applied", async () => {

@@ -8,6 +8,7 @@ import { wholeNumber } from "@/lib/validation/numbers";
 import { completeRun } from "@/lib/runs/complete";
 import { renewLease } from "@/lib/runs/lease";
 import { appendRunLog } from "@/lib/runs/log-append";
+import { recordRemoteSpend } from "@/lib/runners/spend";
 
 export const holderOf = (agent: Pick<Agent, "id">) => `runner:${agent.id}`;
 
@@ -39,6 +40,7 @@ export async function heartbeatRun(caller: RunnerCaller, agent: Agent, runId: st
   if (!(await renewLease(runId, holderOf(agent), ttl))) throw notHeld();
   if (input.costUsd !== undefined || input.inputTokens !== undefined || input.outputTokens !== undefined) {
     await getDb().run.updateMany({ where: { id: runId, status: "running" }, data: input });
+    await recordRemoteSpend(runId, input);
   }
   return { leaseTtlMs: ttl };
 }
@@ -79,6 +81,8 @@ export async function reportRemoteCompletion(caller: RunnerCaller, agent: Agent,
   const outcome = completionInput.parse(raw);
   const run = await requireScopedRun(caller, runId);
   if (run.remoteAgentId !== agent.id) throw notHeld();
+  // Spent is spent, whether or not the report is applied.
+  await recordRemoteSpend(runId, outcome);
   const applied = run.workerId === holderOf(agent) && (await completeRun(runId, outcome));
   if (!applied) {
     await recordAudit({

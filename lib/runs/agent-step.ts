@@ -7,8 +7,7 @@ import type { RunLogSink } from "@/lib/runs/log-sink";
 import { runVerifyCommand } from "@/lib/runs/verify";
 import { RunGuard, type RunLimits } from "@/lib/runs/guard";
 import { LedgerWriter, type LedgerRun } from "@/lib/budgets/ledger";
-import { raiseBudgetAlerts } from "@/lib/budgets/alerts";
-import { postNotice } from "@/lib/threads/notices";
+import { alertBudgets } from "@/lib/threads/notices";
 import { whenPostgresAnswers } from "@/lib/runs/backoff";
 import { getLogger } from "@/lib/log";
 
@@ -112,9 +111,4 @@ function usageSaver(runId: string, guard: RunGuard): () => void {
       data: { costUsd: used.costUsd, inputTokens: used.inputTokens, outputTokens: used.outputTokens },
     }).catch(() => {});
   };
-}
-
-/** Each alert the ledger raised also reaches the team where it talks: the project's notices thread. */
-async function alertBudgets(project: { id: string; teamId: string }): Promise<void> {
-  for (const alert of await raiseBudgetAlerts(project)) await postNotice(project.id, alert.message, "budget");
 }

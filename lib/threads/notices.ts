@@ -1,5 +1,6 @@
 import { getDb } from "@/lib/db";
 import { appendTurn } from "@/lib/threads/append";
+import { raiseBudgetAlerts } from "@/lib/budgets/alerts";
 
 /** The project's thread where Ringmaster itself tells the team what it did or saw (budget alerts). */
 export const NOTICES_TITLE = "Ringmaster notices";
@@ -16,4 +17,9 @@ export async function postNotice(projectId: string, text: string, actorId = "rin
     return open ?? tx.thread.create({ data: { projectId, title: NOTICES_TITLE } });
   });
   return appendTurn(thread.id, { actor: "system", actorId, action: "message", text });
+}
+
+/** Raises the budget alerts the ledger has reached; each also reaches the team as a notice. */
+export async function alertBudgets(project: { id: string; teamId: string }): Promise<void> {
+  for (const alert of await raiseBudgetAlerts(project)) await postNotice(project.id, alert.message, "budget");
 }
