@@ -1,6 +1,6 @@
 // A Ringmaster runner: runs agents on this machine for a Ringmaster server it reaches over HTTP.
 //
-//   npm run runner -- --url https://ringmaster.example --token rm_runner_… [--role worker|lead]
+//   npx ringmaster runner --url https://ringmaster.example --token rm_runner_… [--role worker|lead]
 //     [--name NAME] [--capabilities a,b] [--max-concurrent N] [--work-dir DIR]
 //     [--sandbox auto|off] [--pass-env NAME,NAME] [--ai-loop]
 //
@@ -29,7 +29,10 @@ const say = (line: string) => console.log(`[runner ${new Date().toISOString()}] 
 const list = (v: string) => v.split(",").map((s) => s.trim()).filter(Boolean);
 const token = args.token ?? process.env.RINGMASTER_RUNNER_TOKEN;
 if (!args.url || !token) {
-  console.error("usage: npm run runner -- --url <server URL> --token <rm_runner_… token> (see the README: Run agents on another machine)");
+  console.error(`${args.url ? "--token (or RINGMASTER_RUNNER_TOKEN) is required" : "--url is required"}
+usage: npx ringmaster runner --url <server URL> --token <rm_runner_… token> [--role worker|lead] [--name NAME]
+         [--capabilities a,b] [--max-concurrent N] [--work-dir DIR] [--sandbox auto|off] [--pass-env NAME,…] [--ai-loop]
+(see the README: Run agents on another machine)`);
   process.exit(2);
 }
 if (args.role !== "worker" && args.role !== "lead") { console.error("--role must be worker or lead"); process.exit(2); }
@@ -48,8 +51,22 @@ const api = new RunnerApi({ url: args.url, token, agentId, say });
 const shutdown = new AbortController();
 let exitCode = 0;
 for (const [sig, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
-  process.on(sig, () => { say(`${sig}: stopping (running agents are stopped and reported as cancelled)`); exitCode = code; shutdown.abort("shutdown"); });
+  process.on(sig, () => {
+    // A second Ctrl-C does not wait for the reports.
+    if (shutdown.signal.aborted) { say(`${sig} again: exiting now`); process.exit(code); }
+    say(`${sig}: stopping (running agents are stopped and reported as cancelled)`); exitCode = code; shutdown.abort("runner shut down");
+  });
 }
+// A bug in the runner itself is said, and its running agents are stopped and reported like a
+// shutdown's, rather than left to their leases; it then exits 1.
+const crash = (err: unknown) => {
+  say(`crashed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  exitCode = 1;
+  if (!shutdown.signal.aborted) shutdown.abort(`runner crashed: ${err instanceof Error ? err.message : String(err)}`);
+  setTimeout(() => process.exit(1), 30_000).unref();
+};
+process.on("uncaughtException", crash);
+process.on("unhandledRejection", crash);
 
 async function main() {
   const registered = await api.call("POST", "/api/runner/agents", {

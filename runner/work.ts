@@ -67,7 +67,7 @@ export async function workOnRun(work: RunWork, opts: WorkOptions): Promise<Outco
   const { api, say } = opts;
   const abort = new AbortController();
   const stop = (reason: string) => { if (!abort.signal.aborted) abort.abort(reason); };
-  const onShutdown = () => stop("runner shut down");
+  const onShutdown = () => stop(String(opts.signal.reason ?? "runner shut down"));
   opts.signal.addEventListener("abort", onShutdown, { once: true });
   const log = new LogStream(api, work.id, () => stop("the server took the run back"));
   const used: { costUsd?: number; inputTokens?: number; outputTokens?: number } = {};
