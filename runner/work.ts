@@ -11,6 +11,8 @@ import { runnerLaunch, type SandboxMode } from "./sandbox";
 /** The run part of a trigger, as the server sends it (lib/runners/trigger.ts). */
 export interface RunWork {
   id: string;
+  /** "lead": a conversation run (a mention, a worker's finished task); it answers, it commits nothing. */
+  kind?: string;
   promptId: string | null;
   prompt: string;
   project: { id: string; name: string };
@@ -121,6 +123,7 @@ async function runAndCommit(work: RunWork, path: string, opts: WorkOptions, log:
   if (signal.aborted) return { ...base, status: "cancelled", error: String(signal.reason) };
   if (exit.exitCode !== 0) return { ...base, status: "failed", error: `agent exited with ${exit.exitCode ?? exit.signal}` };
   if (!sawSignal) return { ...base, status: "failed", error: `completion signal "${work.completionSignal}" not printed` };
+  if (work.kind === "lead") return { ...base, status: "succeeded", commitSha: null };
   const title = work.prompt.split("\n")[0].replace(/^#\s*/, "").replace(/^Prompt (\d+):\s*/, "feat(prompt-$1): ") || `run ${work.id}`;
   const committed = await commitAll(path, title, work.baseBranch);
   const head = committed ?? (await headSha(path));

@@ -14,7 +14,8 @@ export const FRESH_RESULT_MS = 60_000;
 /**
  * A turn that wakes the lead: delivered and written by someone else. A worker's progress does not
  * (agents must not wake on their own chatter); its result does; the lead's and the system's never.
+ * A turn that names a runner agent (@name) is that agent's to answer (its unread_mention trigger).
  */
-export const WAKES = Prisma.sql`t.status = 'delivered' AND (t.actor IN ('person', 'monitor') OR (t.actor = 'worker' AND t.action = 'result'))`;
+export const WAKES = Prisma.sql`t.status = 'delivered' AND t."mentionsAgentId" IS NULL AND (t.actor IN ('person', 'monitor') OR (t.actor = 'worker' AND t.action = 'result'))`;
 
 export const NO_LIVE_LEAD = Prisma.sql`NOT EXISTS (SELECT 1 FROM "Run" r WHERE r."threadId" = th.id AND r.status::text IN (${Prisma.raw(LIVE_RUN_STATUSES_SQL)}))`;

@@ -78,14 +78,15 @@ export async function requireAgent(caller: RunnerCaller, header: string | null, 
 export async function agentInbox(agent: Agent, now = new Date()) {
   const db = getDb();
   const pool = { remote: true, status: "queued" as const, remoteAgentId: null, project: { teamId: agent.teamId, archivedAt: null, ...(agent.projectId ? { id: agent.projectId } : {}) } };
-  const [offered, assigned, inProgress, poolCount] = await Promise.all([
+  const [offered, assigned, inProgress, poolCount, mentions] = await Promise.all([
     db.taskOffer.count({ where: { agentId: agent.id, status: { in: ["offered", "delivered"] }, expiresAt: { gt: now } } }),
     db.run.count({ where: { remoteAgentId: agent.id, status: "queued" } }),
     db.run.count({ where: { remoteAgentId: agent.id, status: { in: ["starting", "running"] } } }),
     agent.role === "worker" ? db.run.count({ where: pool }) : Promise.resolve(0),
+    // Unread @mentions of the agent in open threads of its projects (its unread_mention triggers).
+    db.turn.count({ where: { mentionsAgentId: agent.id, mentionReadAt: null, thread: { closedAt: null, project: pool.project } } }),
   ]);
-  // Mentions come with conversation threads; until then there are none to count.
-  return { offered, assigned, pool: poolCount, mentions: 0, inProgress };
+  return { offered, assigned, pool: poolCount, mentions, inProgress };
 }
 
 export async function setAgentStatus(agent: Agent, raw: unknown): Promise<AgentView> {

@@ -1,10 +1,11 @@
 import { getDb, Prisma, type AgentModel as Agent } from "@/lib/db";
 import { TRIGGER_ROLES, TRIGGER_TYPES, type TriggerType } from "@/lib/runners/trigger-types";
+import { claimMention, claimWorkerFinished, type ConversationClaim } from "@/lib/runners/conversation";
 
 type Tx = Prisma.TransactionClient;
 
 /** What a poll claimed: a run now held by the agent, or an offer now delivered to it. */
-export type Claimed = { type: "task_offered"; offerId: string } | { type: "task_assigned" | "pool_task"; runId: string };
+export type Claimed = { type: "task_offered"; offerId: string } | { type: "task_assigned" | "pool_task"; runId: string } | ConversationClaim;
 
 export interface ClaimOptions {
   now: Date;
@@ -37,7 +38,7 @@ const takeRun = async (tx: Tx, agent: Agent, opts: ClaimOptions, which: Prisma.S
   return rows[0]?.id ?? null;
 };
 
-const FINDERS: Partial<Record<TriggerType, Finder>> = {
+const FINDERS: Record<TriggerType, Finder> = {
   // An offer is delivered once; the agent then accepts or rejects it (lib/runners/offers.ts).
   task_offered: async (tx, agent, { now }) => {
     const rows = await tx.$queryRaw<{ id: string }[]>`
@@ -51,7 +52,8 @@ const FINDERS: Partial<Record<TriggerType, Finder>> = {
     const runId = await takeRun(tx, agent, opts, Prisma.sql`r."remoteAgentId" = ${agent.id}`);
     return runId ? { type: "task_assigned", runId } : null;
   },
-  // unread_mention, worker_finished: with conversation threads.
+  unread_mention: claimMention,
+  worker_finished: claimWorkerFinished,
   pool_task: async (tx, agent, opts) => {
     const silentSince = new Date(opts.now.getTime() - silentAfterMs(opts.leaseTtlMs));
     const runId = await takeRun(tx, agent, opts, Prisma.sql`
@@ -77,7 +79,7 @@ export async function claimTrigger(agent: Agent, opts: ClaimOptions): Promise<Cl
     const holding = await tx.run.count({ where: { remoteAgentId: agent.id, status: { in: ["starting", "running"] } } });
     for (const type of TRIGGER_TYPES) {
       const find = FINDERS[type];
-      if (!find || !TRIGGER_ROLES[type].includes(agent.role)) continue;
+      if (!TRIGGER_ROLES[type].includes(agent.role)) continue;
       // Offers only ask a question; everything else starts an agent and needs a free slot.
       if (type !== "task_offered" && holding >= agent.maxConcurrent) continue;
       const claimed = await find(tx, agent, opts);

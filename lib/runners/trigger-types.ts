@@ -1,7 +1,6 @@
-// Seed 004's triggers, in the order a poll looks for them: the first that exists is claimed and
-// answered. `unread_mention` and `worker_finished` (a lead's "a worker finished a task") arrive
-// with conversation threads; their finders slot into FINDERS (lib/runners/claim.ts) at this
-// position, and the runner already knows their names.
+// The triggers, in the order a poll looks for them: the first that exists is claimed and
+// answered (their finders: FINDERS in lib/runners/claim.ts). `unread_mention` is a thread turn
+// that names the agent (@name); `worker_finished` is a lead's "a worker finished a task".
 export const TRIGGER_TYPES = ["task_offered", "task_assigned", "unread_mention", "worker_finished", "pool_task"] as const;
 export type TriggerType = (typeof TRIGGER_TYPES)[number];
 

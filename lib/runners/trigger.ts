@@ -8,6 +8,7 @@ import { runWallTimeMs } from "@/lib/spend/ceilings";
 import { recordActivity } from "@/lib/activity/record";
 import type { Claimed } from "@/lib/runners/claim";
 import { triggerInstruction, type TriggerType } from "@/lib/runners/trigger-types";
+import { leadPrompt } from "@/lib/threads/lead-run";
 
 export const promptText = (p: { number: number; title: string; body: string }) => `# Prompt ${p.number}: ${p.title}\n\n${p.body}`;
 
@@ -22,7 +23,21 @@ function repoUrl(project: { repoKind: string; repoPath: string | null; githubOwn
  * branch to push, the agent to run and a run-scoped token. The run moves to `running` here,
  * with its branch fixed (a retry continues the prompt's branch).
  */
-async function runTrigger(type: TriggerType, runId: string) {
+/** What a conversation run is told: why it woke, the worker's outcome if that is why, then the thread. */
+async function conversationText(type: TriggerType, run: { threadId: string; threadSeq: number | null }, finishedRunId?: string): Promise<{ instruction: string; text: string }> {
+  const thread = await leadPrompt(run.threadId, run.threadSeq ?? 0);
+  if (!finishedRunId) {
+    const instruction = triggerInstruction(type, run.threadId);
+    return { instruction, text: `${instruction}.\n\n${thread}` };
+  }
+  const done = await getDb().run.findUniqueOrThrow({ where: { id: finishedRunId }, select: { id: true, status: true, error: true, summary: true, commitSha: true, promptId: true } });
+  const instruction = triggerInstruction(type, done.promptId ?? done.id);
+  const ended = `Run ${done.id} ended ${done.status}${done.error ? `: ${done.error}` : ""}${done.commitSha ? ` (commit ${done.commitSha.slice(0, 7)})` : ""}.`;
+  return { instruction, text: [`${instruction}.`, ended, done.summary ? `Its summary:\n${done.summary}` : null, thread].filter((l) => l !== null).join("\n\n") };
+}
+
+async function runTrigger(type: TriggerType, runId: string, finishedRunId?: string) {
+
   const db = getDb();
   const env = getEnv();
   const run = await db.run.findUniqueOrThrow({ where: { id: runId }, include: { project: { include: { settings: true } }, prompt: true, agentProfile: true } });
@@ -36,12 +51,13 @@ async function runTrigger(type: TriggerType, runId: string) {
   const token = await createRunToken({ id: run.id, projectId: project.id, teamId: project.teamId }, settings.maxRunDurationMs + 10 * 60_000);
   await announce(project.teamId, { type: "agentsChange", projectId: project.id, runId: run.id, promptId: prompt?.id });
   if (prompt) await recordActivity(project, "taskAssigned", `#${prompt.number} ${prompt.title}: run ${run.id} started on a remote runner`, { runId: run.id, promptId: prompt.id });
+  const talk = run.threadId ? await conversationText(type, { threadId: run.threadId, threadSeq: run.threadSeq }, finishedRunId) : null;
   return {
     type,
-    instruction: triggerInstruction(type, prompt?.id ?? run.id),
+    instruction: talk?.instruction ?? triggerInstruction(type, prompt?.id ?? run.id),
     run: {
-      id: run.id, attempt: run.attempt, promptId: prompt?.id ?? null,
-      prompt: prompt ? promptText(prompt) : "",
+      id: run.id, kind: run.kind, attempt: run.attempt, promptId: prompt?.id ?? null, threadId: run.threadId,
+      prompt: talk?.text ?? (prompt ? promptText(prompt) : ""),
       project: { id: project.id, name: project.name },
       repoUrl: repoUrl(project), baseBranch, branch,
       adapter: run.adapter, model: run.model,
@@ -68,5 +84,6 @@ async function offerTrigger(offerId: string) {
 export type Trigger = Awaited<ReturnType<typeof runTrigger>> | Awaited<ReturnType<typeof offerTrigger>>;
 
 export function describeTrigger(claimed: Claimed): Promise<Trigger> {
-  return claimed.type === "task_offered" ? offerTrigger(claimed.offerId) : runTrigger(claimed.type, claimed.runId);
+  if (claimed.type === "task_offered") return offerTrigger(claimed.offerId);
+  return runTrigger(claimed.type, claimed.runId, "finishedRunId" in claimed ? claimed.finishedRunId : undefined);
 }

@@ -1,11 +1,9 @@
 import type { Redis } from "ioredis";
 import { getLogger } from "@/lib/log";
-import { createRedis, getRedis, readyRedis, redisKey } from "@/lib/redis/connections";
+import { createRedis } from "@/lib/redis/connections";
+import { runnerWakeChannel as channel } from "@/lib/redis/runner-wake";
 
-// One Redis channel for every team: a wake-up names the team, and each web process hands it
-// to the long-polls it holds for that team. Pub/sub is enough: a wake-up is a hint (the poll
-// re-reads Postgres), and one lost while Redis is away is caught by the poll's own timeout.
-const channel = () => redisKey("runners", "wake");
+export { wakeRunners } from "@/lib/redis/runner-wake";
 
 type Waiter = () => void;
 
@@ -25,16 +23,6 @@ function hub() {
   ready.catch((err: Error) => getLogger("runners").warn({ err: err.message }, "runner wake-up channel not subscribed"));
   holder.__ringmasterRunnerWake = { sub, waiters, ready };
   return holder.__ringmasterRunnerWake;
-}
-
-/** Tells every long-poll of the team that there may be work (a run queued, an offer made). */
-export async function wakeRunners(teamId: string): Promise<void> {
-  try {
-    // The producer refuses commands until it is connected (no offline queue): wait for it briefly.
-    await (await readyRedis(getRedis("producer"), 2_000)).publish(channel(), teamId);
-  } catch (err) {
-    getLogger("runners").warn({ err: (err as Error).message }, "runner wake-up not published (polls catch up at their timeout)");
-  }
 }
 
 /**

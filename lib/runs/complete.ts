@@ -9,6 +9,7 @@ import { changePromptStatus } from "@/lib/prompts/transitions";
 import { finishLeadRun } from "@/lib/threads/lead-run";
 import { advanceRoutes } from "@/lib/threads/routing";
 import { attemptsText } from "@/lib/run-statuses";
+import { wakeRunners } from "@/lib/redis/runner-wake";
 
 export interface RunOutcome {
   status: Extract<RunStatus, "succeeded" | "failed" | "timed_out" | "cancelled">;
@@ -73,6 +74,8 @@ export async function completeRun(runId: string, outcome: RunOutcome): Promise<b
   // The worker's result is in: the lead's route turn for this prompt is evaluated.
   if (run.promptId) await advanceRoutes(run.promptId, "evaluated");
   await announce(run.project.teamId, { type: "agentsChange", projectId: run.projectId, runId });
+  // A remote worker's run ended: a lead runner has its worker_finished trigger.
+  if (run.remote && run.kind === "executor") await wakeRunners(run.project.teamId);
   const label = prompt ? `#${prompt.number} ${prompt.title}` : `${run.kind} run`;
   const ids = { runId, promptId: prompt?.id };
   if (outcome.status === "succeeded") {

@@ -3,6 +3,7 @@ import { getDb, type Prisma, type TurnModel as Turn } from "@/lib/db";
 import { ControlError } from "@/lib/errors";
 import { AccessError } from "@/lib/auth/access";
 import { announceThreadChange } from "@/lib/threads/events";
+import { mentionedAgentId, wakeMentioned } from "@/lib/threads/mentions";
 import { turnText, type TurnAction, type TurnActor } from "@/lib/threads/schema";
 
 export interface NewTurn {
@@ -42,10 +43,12 @@ export async function lockOpenThread(tx: Tx, threadId: string) {
 export async function insertTurnLocked(tx: Tx, threadId: string, turn: NewTurn) {
   const { text } = input.parse({ text: turn.text });
   const last = await tx.turn.aggregate({ where: { threadId }, _max: { seq: true } });
+  const { projectId } = await tx.thread.findUniqueOrThrow({ where: { id: threadId }, select: { projectId: true } });
+  const mentionsAgentId = turn.actor === "system" ? null : await mentionedAgentId(tx, projectId, text, turn);
   const row = await tx.turn.create({
     data: {
       threadId, seq: (last._max.seq ?? 0) + 1, actor: turn.actor, actorId: turn.actorId ?? null,
-      action: turn.action ?? "message", content: text, target: turn.target ?? null, routedToAgentId: turn.routedTo ?? null,
+      action: turn.action ?? "message", content: text, target: turn.target ?? null, routedToAgentId: turn.routedTo ?? null, mentionsAgentId,
       waitingFor: turn.action === "wait" ? "person" : null,
     },
   });
@@ -76,5 +79,6 @@ export async function appendTurn(threadId: string, turn: NewTurn, opts: AppendOp
     // waits its turn for a connection instead of failing after Prisma's default two seconds.
   }, { maxWait: 30_000, timeout: 30_000 });
   if (created) await announceThreadChange(threadId, created.seq);
+  if (created?.mentionsAgentId) await wakeMentioned(threadId);
   return created;
 }
