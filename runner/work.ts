@@ -4,6 +4,8 @@ import { requireAdapter } from "@/lib/agents/registry";
 import { runAgent } from "@/lib/agents/run";
 import { commitAll, git, gitCheck, headSha } from "@/lib/git";
 import { underWatchdog } from "@/lib/runs/watchdog";
+import { RunGuard, type RunLimits } from "@/lib/runs/guard";
+import { refusal } from "@/lib/spend/ceilings";
 import type { RunnerApi } from "./api";
 import { LogStream } from "./log-stream";
 import { runnerLaunch, type SandboxMode } from "./sandbox";
@@ -27,6 +29,8 @@ export interface RunWork {
   permissionMode?: string | null;
   completionSignal: string | null;
   maxRunDurationMs: number;
+  /** The run's ceilings (tokens, cost, tool calls, turns) and loop limits, enforced here. */
+  limits?: RunLimits;
   token: string;
   heartbeatMs: number;
 }
@@ -42,7 +46,7 @@ export interface WorkOptions {
   signal: AbortSignal;
 }
 
-type Outcome = { status: "succeeded" | "failed" | "timed_out" | "cancelled"; exitCode: number | null; signal: string | null; error?: string; summary?: string; commitSha?: string | null; costUsd?: number; inputTokens?: number; outputTokens?: number; failureLog?: string };
+type Outcome = { status: "succeeded" | "failed" | "timed_out" | "cancelled"; exitCode: number | null; signal: string | null; error?: string; summary?: string; commitSha?: string | null; costUsd?: number; inputTokens?: number; outputTokens?: number; failureLog?: string; retry?: boolean };
 
 const BASE_ENV = ["PATH", "HOME", "LANG", "LC_ALL", "TERM", "TZ", "USER", "SHELL", "TMPDIR"];
 
@@ -100,6 +104,10 @@ export async function workOnRun(work: RunWork, opts: WorkOptions): Promise<Outco
 
 async function runAndCommit(work: RunWork, path: string, opts: WorkOptions, log: LogStream, used: { costUsd?: number; inputTokens?: number; outputTokens?: number }, signal: AbortSignal): Promise<Outcome> {
   const baseSha = (await git(path, ["rev-parse", `origin/${work.baseBranch}`])).trim();
+  const refused = work.limits ? refusal(work.limits.ceilings, work.adapter) : null;
+  if (refused) return { status: "failed", exitCode: null, signal: null, error: refused, failureLog: refused, retry: false };
+  // The same guard as a worker's: the first ceiling crossed, or a loop, stops the agent at once.
+  const guard = work.limits ? new RunGuard(work.limits, work.model ?? undefined, (reason) => log.push(`[ringmaster] ${reason}`)) : null;
   const sandbox = await runnerLaunch(opts.sandbox, path);
   log.push(`[runner] ${work.adapter} agent on ${work.branch}, ${sandbox.label}`);
   const env: Record<string, string> = {};
@@ -109,16 +117,22 @@ async function runAndCommit(work: RunWork, path: string, opts: WorkOptions, log:
   const exit = await runAgent({
     adapter: underWatchdog(requireAdapter(work.adapter), process.execPath),
     context: { prompt: work.prompt, model: work.model ?? undefined, commandTemplate: work.commandTemplate ?? undefined, worktree: path, extraArgs: work.extraArgs, permissionMode: work.permissionMode ?? undefined },
-    env, launch: sandbox.launch, signal, maxDurationMs: work.maxRunDurationMs,
+    env, launch: sandbox.launch, signal, stopNow: guard?.signal, maxDurationMs: work.maxRunDurationMs,
     onLine: ({ line, stream }) => {
       log.push(stream === "stderr" ? `[stderr] ${line}` : line);
       if (work.completionSignal && line.includes(work.completionSignal)) sawSignal = true;
     },
     onEvent: (e) => {
-      if (e.type === "result") Object.assign(used, { costUsd: e.costUsd, inputTokens: e.inputTokens, outputTokens: e.outputTokens });
+      guard?.observe(e);
+      // What the guard counted (priced with the team's table) is what the heartbeat reports.
+      const totals = guard?.totals;
+      if (totals) Object.assign(used, { costUsd: totals.costUsd, inputTokens: totals.inputTokens, outputTokens: totals.outputTokens });
+      else if (e.type === "result") Object.assign(used, { costUsd: e.costUsd, inputTokens: e.inputTokens, outputTokens: e.outputTokens });
     },
   });
   const base = { exitCode: exit.exitCode, signal: exit.signal, summary: exit.result?.summary?.slice(0, 20_000) };
+  // A person decides whether a runaway is worth another try: no automatic retry.
+  if (guard?.stopReason) return { ...base, status: "failed", error: guard.stopReason, retry: false };
   if (exit.timedOut) return { ...base, status: "timed_out", error: `exceeded the maximum duration of ${work.maxRunDurationMs} ms` };
   if (signal.aborted) return { ...base, status: "cancelled", error: String(signal.reason) };
   if (exit.exitCode !== 0) return { ...base, status: "failed", error: `agent exited with ${exit.exitCode ?? exit.signal}` };

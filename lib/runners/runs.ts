@@ -69,6 +69,8 @@ export const completionInput = z.object({
   summary: z.string().max(20_000, "must be at most 20000 characters").optional(),
   commitSha: z.string().regex(SHA, "must be a 40-character git commit id").nullable().optional(),
   failureLog: z.string().max(100_000, "must be at most 100000 characters").optional(),
+  // false: a ceiling or the loop detector stopped the run; a person decides on a retry.
+  retry: z.boolean({ error: "must be true or false" }).optional(),
   ...usage,
 }).refine((o) => o.status === "succeeded" || !o.commitSha, { message: "is only reported for a succeeded run", path: ["commitSha"] });
 

@@ -4,7 +4,8 @@ import { announce } from "@/lib/events/publish";
 import { runBranchName } from "@/lib/git";
 import { createRunToken } from "@/lib/auth/tokens";
 import { freshBranchName } from "@/lib/runs/run-branch";
-import { runWallTimeMs } from "@/lib/spend/ceilings";
+import { budgetedCeilings, runCeilings, runWallTimeMs } from "@/lib/spend/ceilings";
+import { teamPriceTable } from "@/lib/budgets/prices";
 import { recordActivity } from "@/lib/activity/record";
 import type { Claimed } from "@/lib/runners/claim";
 import { triggerInstruction, type TriggerType } from "@/lib/runners/trigger-types";
@@ -48,6 +49,9 @@ async function runTrigger(type: TriggerType, runId: string, finishedRunId?: stri
   const branch = prompt?.branch ?? (project.repoPath && prompt ? await freshBranchName(project.repoPath, wanted) : wanted);
   if (prompt && !prompt.branch) await db.prompt.update({ where: { id: prompt.id }, data: { branch } });
   await db.run.update({ where: { id: run.id }, data: { status: "running", startedAt: new Date(), branch } });
+  // The runner enforces these from its agent's live output with the same guard as a worker.
+  const { ceilings, costLimit } = budgetedCeilings(runCeilings(profile ?? { maxTokens: null, maxCostUsd: null, maxToolCalls: null, maxTurns: null }, settings), run.reservedUsd);
+  const limits = { ceilings, costLimit, prices: await teamPriceTable(project.teamId), loops: { repeatLimit: settings.loopRepeatLimit, failureLimit: settings.loopFailureLimit } };
   const token = await createRunToken({ id: run.id, projectId: project.id, teamId: project.teamId }, settings.maxRunDurationMs + 10 * 60_000);
   await announce(project.teamId, { type: "agentsChange", projectId: project.id, runId: run.id, promptId: prompt?.id });
   if (prompt) await recordActivity(project, "taskAssigned", `#${prompt.number} ${prompt.title}: run ${run.id} started on a remote runner`, { runId: run.id, promptId: prompt.id });
@@ -62,7 +66,7 @@ async function runTrigger(type: TriggerType, runId: string, finishedRunId?: stri
       repoUrl: repoUrl(project), baseBranch, branch,
       adapter: run.adapter, model: run.model,
       commandTemplate: profile?.commandTemplate ?? null, extraArgs: profile?.extraArgs ?? [], permissionMode: profile?.permissionMode ?? null, completionSignal: profile?.completionSignal ?? null,
-      maxRunDurationMs: settings.maxRunDurationMs, verifyCommand: settings.verifyCommand,
+      maxRunDurationMs: settings.maxRunDurationMs, verifyCommand: settings.verifyCommand, limits,
       token, leaseTtlMs: env.LEASE_TTL_MS, heartbeatMs: env.LEASE_RENEW_MS,
     },
   };

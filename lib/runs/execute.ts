@@ -22,7 +22,7 @@ import { openRunSandbox, recordEgress } from "@/lib/runs/sandbox";
 import { wireMcp } from "@/lib/runs/mcp";
 import { MCP_SERVER_NAME } from "@/lib/agents/mcp-config";
 import { plannerPrompt } from "@/lib/runs/planner-prompt";
-import { refusal, runCeilings, runWallTimeMs, type Ceilings } from "@/lib/spend/ceilings";
+import { budgetedCeilings, refusal, runCeilings, runWallTimeMs } from "@/lib/spend/ceilings";
 import { teamPriceTable } from "@/lib/budgets/prices";
 import { whenPostgresAnswers } from "@/lib/runs/backoff";
 import { leadPrompt } from "@/lib/threads/lead-run";
@@ -146,11 +146,4 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
     ?? ((await commitsAhead(repoPath, branch, baseBranch)) > 0 ? await headSha(wt.path) : null);
   if (commitSha) await recordRunDiff(run.id, wt.path, wt.baseSha, commitSha);
   return { ...outcome, commitSha };
-}
-
-// A run admitted under a budget may spend what it reserved; when that is less than its own
-// cost ceiling, the reservation is the ceiling its meter stops at.
-function budgetedCeilings(ceilings: Ceilings, reservedUsd: number | null): { ceilings: Ceilings; costLimit?: string } {
-  if (reservedUsd === null || (ceilings.maxCostUsd !== null && ceilings.maxCostUsd <= reservedUsd)) return { ceilings };
-  return { ceilings: { ...ceilings, maxCostUsd: reservedUsd }, costLimit: "the budget left for this run" };
 }

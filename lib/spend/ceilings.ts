@@ -15,6 +15,13 @@ export function runCeilings(profile: Ceilings, project: Ceilings): Ceilings {
   };
 }
 
+// A run admitted under a budget may spend what it reserved; when that is less than its own
+// cost ceiling, the reservation is the ceiling its meter stops at.
+export function budgetedCeilings(ceilings: Ceilings, reservedUsd: number | null): { ceilings: Ceilings; costLimit?: string } {
+  if (reservedUsd === null || (ceilings.maxCostUsd !== null && ceilings.maxCostUsd <= reservedUsd)) return { ceilings };
+  return { ceilings: { ...ceilings, maxCostUsd: reservedUsd }, costLimit: "the budget left for this run" };
+}
+
 /** The wall time when neither the project nor the profile sets one. */
 export const DEFAULT_WALL_TIME_MS = 2_700_000;
 
