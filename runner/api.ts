@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from "node:fs";
 // The runner's only way to Ringmaster: HTTP with its runner token. It holds no database or
 // Redis credentials. The token goes in the Authorization header and nowhere else (never logged).
 
@@ -45,6 +46,34 @@ export class RunnerApi {
       } catch (err) {
         if (signal?.aborted) throw err;
         if (attempt === 1 || delay >= 15_000) this.opts.say(`server unreachable (${(err as Error).message}); retrying in ${delay} ms`);
+      }
+      await this.sleep(delay);
+      delay = Math.min(delay * 2, 15_000);
+    }
+  }
+
+  /**
+   * Moves a git bundle: GET saves the answer's bytes to `file`, POST sends `file` as the body. A
+   * server that is restarting is waited out as for `call`; any other failure is thrown.
+   */
+  async bundle(method: "GET" | "POST", path: string, file: string): Promise<unknown> {
+    let delay = 1000;
+    for (;;) {
+      try {
+        const res = await fetch(new URL(path, this.opts.url), {
+          method,
+          headers: { authorization: `Bearer ${this.opts.token}`, "x-agent-id": this.opts.agentId, ...(method === "POST" ? { "content-type": "application/x-git-bundle" } : {}) },
+          body: method === "POST" ? readFileSync(file) : undefined,
+        });
+        if (!retryable(res.status)) {
+          if (!res.ok) throw new ApiError(res.status, await res.json().catch(() => null), `${method} ${path}`);
+          if (method === "GET") { writeFileSync(file, Buffer.from(await res.arrayBuffer())); return null; }
+          return await res.json();
+        }
+        this.opts.say(`server answered ${res.status} to ${method} ${path}; retrying in ${delay} ms`);
+      } catch (err) {
+        if (err instanceof ApiError) throw err;
+        this.opts.say(`server unreachable (${(err as Error).message}); retrying in ${delay} ms`);
       }
       await this.sleep(delay);
       delay = Math.min(delay * 2, 15_000);

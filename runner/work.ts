@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { requireAdapter } from "@/lib/agents/registry";
 import { runAgent } from "@/lib/agents/run";
 import { commitAll, git, gitCheck, headSha } from "@/lib/git";
@@ -19,6 +19,8 @@ export interface RunWork {
   prompt: string;
   project: { id: string; name: string };
   repoUrl: string | null;
+  /** Set when the project's repository is local to the server: its runner API path for bundles. */
+  bundlePath: string | null;
   baseBranch: string;
   branch: string;
   adapter: string;
@@ -53,19 +55,35 @@ const BASE_ENV = ["PATH", "HOME", "LANG", "LC_ALL", "TERM", "TZ", "USER", "SHELL
 // The runner's own copy of the project, fetched before each run; one worktree per run. The
 // repository's address is passed on each fetch and push, never kept in its config: git here
 // follows no remote a repository's config names (a planted one could redirect a push).
-async function prepareWorktree(work: RunWork, workDir: string): Promise<{ path: string; repo: string }> {
-  if (!work.repoUrl) throw new Error("the project has no repository the runner can fetch");
-  const repo = join(workDir, "repos", work.project.id);
+// A repository local to the server comes as a git bundle of the base (and the run's branch on a
+// retry); fetching from the bundle file is the same as fetching from the repository.
+async function prepareWorktree(work: RunWork, opts: WorkOptions): Promise<{ path: string; repo: string }> {
+  if (!work.repoUrl && !work.bundlePath) throw new Error("the project has no repository the runner can fetch");
+  const repo = join(opts.workDir, "repos", work.project.id);
   if (!existsSync(repo)) {
     mkdirSync(repo, { recursive: true });
     await git(repo, ["init", "--quiet"]);
   }
-  await git(repo, ["fetch", "--quiet", "--prune", work.repoUrl, "+refs/heads/*:refs/remotes/origin/*"]);
+  let source = work.repoUrl;
+  if (!source) {
+    source = join(opts.workDir, "bundles", `${work.id}-base.bundle`);
+    mkdirSync(dirname(source), { recursive: true });
+    await opts.api.bundle("GET", work.bundlePath!, source);
+  }
+  // Only this run's refs are fetched from a bundle; a URL's fetch prunes what its remote dropped.
+  await git(repo, ["fetch", "--quiet", ...(work.repoUrl ? ["--prune"] : []), source, "+refs/heads/*:refs/remotes/origin/*"]);
+  if (!work.repoUrl) rmSync(source, { force: true });
   // A retry continues the branch an earlier attempt pushed.
   const pushed = await gitCheck(repo, ["rev-parse", "--verify", "--quiet", `refs/remotes/origin/${work.branch}`]);
-  const path = join(workDir, "worktrees", work.id);
+  const path = join(opts.workDir, "worktrees", work.id);
   await git(repo, ["worktree", "add", "--quiet", "-B", work.branch, path, pushed ? `origin/${work.branch}` : `origin/${work.baseBranch}`]);
   return { path, repo };
+}
+
+/** Whether the server's copy of `ref` (as last fetched) already holds HEAD: a retry that added nothing. */
+async function serverHas(path: string, ref: string): Promise<boolean> {
+  if (!(await gitCheck(path, ["rev-parse", "--verify", "--quiet", ref]))) return false;
+  return gitCheck(path, ["merge-base", "--is-ancestor", "HEAD", ref]);
 }
 
 /** Runs one remote run end to end: worktree, agent (streamed), commit, push, completion report. */
@@ -83,7 +101,7 @@ export async function workOnRun(work: RunWork, opts: WorkOptions): Promise<Outco
   let outcome: Outcome;
   let worktree: { path: string; repo: string } | null = null;
   try {
-    worktree = await prepareWorktree(work, opts.workDir);
+    worktree = await prepareWorktree(work, opts);
     outcome = await runAndCommit(work, worktree.path, opts, log, used, abort.signal);
   } catch (err) {
     outcome = { status: "failed", exitCode: null, signal: null, error: `runner: ${(err as Error).message}`.slice(0, 2000) };
@@ -142,9 +160,20 @@ async function runAndCommit(work: RunWork, path: string, opts: WorkOptions, log:
   const committed = await commitAll(path, title, work.baseBranch);
   const head = committed ?? (await headSha(path));
   const commitSha = head !== baseSha ? head : null;
-  if (commitSha) {
-    await git(path, ["push", "--quiet", work.repoUrl!, `HEAD:refs/heads/${work.branch}`]);
+  if (commitSha && work.repoUrl) {
+    await git(path, ["push", "--quiet", work.repoUrl, `HEAD:refs/heads/${work.branch}`]);
     log.push(`[runner] pushed ${commitSha.slice(0, 7)} to ${work.branch}`);
+  } else if (commitSha && !(await serverHas(path, `refs/remotes/origin/${work.branch}`))) {
+    // The branch's commits past what the server already has (its base, its branch's last head).
+    const file = join(opts.workDir, "bundles", `${work.id}-run.bundle`);
+    const known = (await git(path, ["for-each-ref", "--format=%(refname)", "refs/remotes/origin/"])).trim().split("\n").filter(Boolean);
+    await git(path, ["bundle", "create", "--quiet", file, `refs/heads/${work.branch}`, ...known.map((r) => `^${r}`)]);
+    try {
+      await opts.api.bundle("POST", `/api/runner/runs/${work.id}/bundle`, file);
+    } finally {
+      rmSync(file, { force: true });
+    }
+    log.push(`[runner] handed back ${commitSha.slice(0, 7)} on ${work.branch} as a git bundle`);
   }
   return { ...base, status: "succeeded", commitSha };
 }

@@ -41,6 +41,8 @@ describe("a real runner process", () => {
     expect(first.remoteAgentId).toBe((await db.agent.findFirstOrThrow({ where: { teamId: team.id } })).id);
     const logText = first.logs.map((l) => l.content).join("\n");
     expect(logText).toContain("working on one.txt");
+    // The project's repository is a path on the server: the work went out and came back as git bundles.
+    expect(logText).toMatch(/\[runner\] handed back [0-9a-f]{7} on ringmaster\/1-one as a git bundle/);
     // The agent ran confined where bubblewrap is installed, as on a worker.
     expect(logText).toContain(existsSync("/usr/bin/bwrap") ? "sandboxed (bwrap, no network)" : "unsandboxed (bwrap is not installed)");
     expect(execFileSync("git", ["show", "main:one.txt"], { cwd: repoPath }).toString()).toBe("1\n");

@@ -13,10 +13,14 @@ import { leadPrompt } from "@/lib/threads/lead-run";
 
 export const promptText = (p: { number: number; title: string; body: string }) => `# Prompt ${p.number}: ${p.title}\n\n${p.body}`;
 
-/** Where a runner fetches the project and pushes its branch: the server's repository or GitHub's. */
-function repoUrl(project: { repoKind: string; repoPath: string | null; githubOwner: string | null; githubRepo: string | null }): string | null {
-  if (project.repoKind === "github" && project.githubOwner && project.githubRepo) return `https://github.com/${project.githubOwner}/${project.githubRepo}.git`;
-  return project.repoPath;
+/**
+ * Where a runner fetches the project and pushes its branch: GitHub's repository by its URL; a
+ * repository that is a path on the server is one no other machine can reach, so its runs are
+ * handed out and back as git bundles over the runner API (lib/runners/bundle.ts).
+ */
+function repoSource(project: { repoKind: string; repoPath: string | null; githubOwner: string | null; githubRepo: string | null }, runId: string) {
+  if (project.repoKind === "github" && project.githubOwner && project.githubRepo) return { repoUrl: `https://github.com/${project.githubOwner}/${project.githubRepo}.git`, bundlePath: null };
+  return { repoUrl: null, bundlePath: project.repoPath ? `/api/runner/runs/${runId}/bundle` : null };
 }
 
 /**
@@ -63,7 +67,7 @@ async function runTrigger(type: TriggerType, runId: string, finishedRunId?: stri
       id: run.id, kind: run.kind, attempt: run.attempt, promptId: prompt?.id ?? null, threadId: run.threadId,
       prompt: talk?.text ?? (prompt ? promptText(prompt) : ""),
       project: { id: project.id, name: project.name },
-      repoUrl: repoUrl(project), baseBranch, branch,
+      ...repoSource(project, run.id), baseBranch, branch,
       adapter: run.adapter, model: run.model,
       commandTemplate: profile?.commandTemplate ?? null, extraArgs: profile?.extraArgs ?? [], permissionMode: profile?.permissionMode ?? null, completionSignal: profile?.completionSignal ?? null,
       maxRunDurationMs: settings.maxRunDurationMs, verifyCommand: settings.verifyCommand, limits,

@@ -13,6 +13,7 @@ import { POST as answer } from "@/app/api/runner/offers/[id]/route";
 import { POST as heartbeat } from "@/app/api/runner/runs/[id]/heartbeat/route";
 import { POST as log } from "@/app/api/runner/runs/[id]/log/route";
 import { POST as complete } from "@/app/api/runner/runs/[id]/complete/route";
+import { GET as baseBundle, POST as runBundle } from "@/app/api/runner/runs/[id]/bundle/route";
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 const routes: Array<[string, RegExp, Handler]> = [
@@ -21,6 +22,7 @@ const routes: Array<[string, RegExp, Handler]> = [
   ["GET", /^\/api\/runner\/poll$/, poll as Handler], ["POST", /^\/api\/runner\/offers\/([^/]+)$/, answer as Handler],
   ["POST", /^\/api\/runner\/runs\/([^/]+)\/heartbeat$/, heartbeat as Handler], ["POST", /^\/api\/runner\/runs\/([^/]+)\/log$/, log as Handler],
   ["POST", /^\/api\/runner\/runs\/([^/]+)\/complete$/, complete as Handler],
+  ["GET", /^\/api\/runner\/runs\/([^/]+)\/bundle$/, baseBundle as Handler], ["POST", /^\/api\/runner\/runs\/([^/]+)\/bundle$/, runBundle as Handler],
 ];
 
 /**
@@ -43,7 +45,8 @@ export async function startRunnerApi(port = 0): Promise<{ url: string; port: num
     });
     const id = route[1].exec(url.pathname)![1];
     const response = await route[2](request, { params: Promise.resolve((id ? { id } : {}) as Record<string, string>) });
-    res.writeHead(response.status, { "content-type": "application/json" }).end(await response.text());
+    // Bytes, not text: a git bundle passes through unchanged.
+    res.writeHead(response.status, { "content-type": response.headers.get("content-type") ?? "application/json" }).end(Buffer.from(await response.arrayBuffer()));
   });
   await new Promise<void>((r) => server.listen(port, "127.0.0.1", r));
   const bound = (server.address() as AddressInfo).port;
