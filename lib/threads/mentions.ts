@@ -1,5 +1,4 @@
-import { Prisma } from "@/lib/db";
-import { getDb } from "@/lib/db";
+import { getDb, Prisma } from "@/lib/db";
 import { wakeRunners } from "@/lib/redis/runner-wake";
 
 type Tx = Prisma.TransactionClient;
