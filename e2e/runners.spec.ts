@@ -67,12 +67,13 @@ test("a runner token, a remote runner doing a project's work end to end, the Run
     await page.getByTestId("running-agent").first().getByRole("link").click();
     await expect(page.getByTestId("run-log")).toContainText("working remotely", { timeout: 30_000 });
     await expect(page.getByTestId("run-status")).toHaveText("merged", { timeout: 30_000 });
-    await expect(page.getByTestId("run-log")).toContainText("[runner] pushed");
+    // The project's repository is a folder on the server: the branch came back as a git bundle.
+    await expect(page.getByTestId("run-log")).toContainText("[runner] handed back");
     await screenshots(page, "remote-run");
     await expect.poll(() => {
       try { return execFileSync("git", ["show", "main:remote.txt"], { cwd: repo }).toString(); } catch { return ""; }
     }, { timeout: 30_000 }).toBe("written by a runner\n");
-    expect(runner.output()).toMatch(/run \S+: succeeded \([0-9a-f]{7} pushed to ringmaster\/1-write-from-afar\); report applied/);
+    expect(runner.output()).toMatch(/run \S+: succeeded \([0-9a-f]{7} handed back as a bundle on ringmaster\/1-write-from-afar\); report applied/);
     expect(runner.output()).not.toContain(token);
 
     // The Runners page shows it; revoking its token there cuts it off.

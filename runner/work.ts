@@ -113,7 +113,7 @@ export async function workOnRun(work: RunWork, opts: WorkOptions): Promise<Outco
   await log.flush();
   clearInterval(beat);
   const report = await api.call("POST", `/api/runner/runs/${work.id}/complete`, { ...outcome, ...used });
-  say(`run ${work.id}: ${outcome.status}${outcome.error ? ` (${outcome.error})` : ""}${outcome.commitSha ? ` (${outcome.commitSha.slice(0, 7)} pushed to ${work.branch})` : ""}; report ${report.status === 200 ? ((report.body as { applied: boolean }).applied ? "applied" : "recorded (the run had already ended)") : `refused (${report.status})`}`);
+  say(`run ${work.id}: ${outcome.status}${outcome.error ? ` (${outcome.error})` : ""}${outcome.commitSha ? ` (${outcome.commitSha.slice(0, 7)} ${work.repoUrl ? "pushed to" : "handed back as a bundle on"} ${work.branch})` : ""}; report ${report.status === 200 ? ((report.body as { applied: boolean }).applied ? "applied" : "recorded (the run had already ended)") : `refused (${report.status})`}`);
   if (worktree) {
     await git(worktree.repo, ["worktree", "remove", "--force", worktree.path]).catch(() => rmSync(worktree!.path, { recursive: true, force: true }));
   }
