@@ -1,4 +1,4 @@
-import { rm, writeFile } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { git, gitCheck, GitError } from "@/lib/git/run";
@@ -37,6 +37,21 @@ describe("git", () => {
     setTimeout(() => void rm(lock), 60);
     await git(repo, ["add", "a.txt"]);
     expect(await git(repo, ["diff", "--cached", "--name-only"])).toBe("a.txt\n");
+  });
+
+  it("retries a fetch that met a worktree being added (its HEAD still a zero id)", async () => {
+    const { repo } = await makeSandbox();
+    await git(repo, ["commit", "--allow-empty", "-q", "-m", "two"]);
+    const bundle = join(repo, "..", "two.bundle");
+    await git(repo, ["bundle", "create", "-q", bundle, "main~1..main"]);
+    await git(repo, ["branch", "-f", "side", "main~1"]);
+    await git(repo, ["worktree", "add", "-q", join(repo, "..", "wt"), "side"]);
+    const head = join(repo, ".git", "worktrees", "wt", "HEAD");
+    const real = await readFile(head, "utf8");
+    await writeFile(head, `${"0".repeat(40)}\n`);
+    setTimeout(() => void writeFile(head, real), 60);
+    await git(repo, ["fetch", "-q", "--no-tags", bundle, "refs/heads/main:refs/heads/other"]);
+    expect((await git(repo, ["rev-parse", "other"])).trim()).toBe((await git(repo, ["rev-parse", "main"])).trim());
   });
 
   it("gives up on a lock that never goes away", async () => {

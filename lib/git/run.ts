@@ -100,7 +100,9 @@ function runOnce(cwd: string, args: readonly string[], opts: GitOptions): Promis
 // Another git process holds a lock, or is halfway through adding a worktree (its admin files
 // under .git/worktrees are written one by one, and readers die on a missing one). A failed
 // compare-and-swap ("cannot lock ref ...: is at X but expected Y") is not transient.
-const TRANSIENT = /\.lock'?: File exists|could not lock|failed to read .*worktrees\/[^/]+\/(commondir|gitdir)/i;
+// A new worktree's HEAD holds a zero id for a moment: a fetch or push into the repository then
+// dies on "bad object worktrees/<name>/HEAD" (its connectivity check reads every worktree's HEAD).
+const TRANSIENT = /\.lock'?: File exists|could not lock|failed to read .*worktrees\/[^/]+\/(commondir|gitdir)|bad object (refs\/)?worktrees\/[^/\s]+\/HEAD/i;
 
 function isTransient(error: unknown): boolean {
   return error instanceof GitError && TRANSIENT.test(error.stderr);
