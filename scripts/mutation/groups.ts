@@ -38,12 +38,27 @@ export const GROUPS: Record<string, MutationGroup> = {
     tests: ["lib/github/review.test.ts", "lib/crypto/secrets.test.ts", "test/github-intake.test.ts", "test/github-deliveries.test.ts"],
   },
   auth: {
-    modules: ["lib/auth/api-tokens.ts"],
-    tests: ["lib/auth/api-tokens.test.ts", "test/api-tokens.test.ts"],
+    modules: ["lib/auth/api-tokens.ts", "lib/auth/rate-limit.ts"],
+    tests: ["lib/auth/api-tokens.test.ts", "test/api-tokens.test.ts", "test/auth.test.ts"],
   },
   prompts: {
     modules: ["lib/prompts/parse.ts", "lib/prompts/sync.ts"],
     tests: ["lib/prompts/parse.test.ts", "lib/prompts/parse-frontmatter.test.ts", "test/prompt-sync.test.ts"],
+  },
+  // The transactional outbox: the fast path after a commit and the relay every worker runs.
+  outbox: {
+    modules: ["lib/queues/outbox.ts"],
+    tests: ["test/outbox.test.ts", "test/outbox-claim.test.ts"],
+  },
+  // The spend ledger, the per-run meter and the ceilings it checks.
+  spend: {
+    modules: ["lib/budgets/ledger.ts", "lib/spend/meter.ts", "lib/spend/ceilings.ts"],
+    tests: ["lib/spend/meter.test.ts", "test/budgets.test.ts"],
+  },
+  // The egress policy a sandboxed run's proxy applies.
+  sandbox: {
+    modules: ["lib/sandbox/policy.ts"],
+    tests: ["lib/sandbox/policy.test.ts"],
   },
 };
 
@@ -55,5 +70,9 @@ export const EQUIVALENTS: Equivalent[] = [
   {
     file: "lib/runs/merge.ts", original: "project.settings?.verifyCommand", replacement: "project.settings.verifyCommand",
     reason: "every project has its settings row: it is created with the project",
+  },
+  {
+    file: "lib/sandbox/policy.ts", original: "parts.length === 0", replacement: "false",
+    reason: "String.split always returns at least one part; an empty line is caught by parts[0] === \"\"",
   },
 ];
