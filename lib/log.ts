@@ -18,3 +18,11 @@ export function getLogger(name?: string): pino.Logger {
   root ??= createLogger(getEnv().LOG_LEVEL);
   return name ? root.child({ name }) : root;
 }
+
+/**
+ * Points the process's logger at `destination` from now on (loggers got before keep theirs):
+ * the seam tests use to read what a module logs.
+ */
+export function logTo(destination: pino.DestinationStream, level = "debug"): void {
+  root = createLogger(level, destination);
+}

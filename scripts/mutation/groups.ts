@@ -39,7 +39,7 @@ export const GROUPS: Record<string, MutationGroup> = {
   },
   auth: {
     modules: ["lib/auth/api-tokens.ts", "lib/auth/rate-limit.ts"],
-    tests: ["lib/auth/api-tokens.test.ts", "test/api-tokens.test.ts", "test/auth.test.ts"],
+    tests: ["lib/auth/api-tokens.test.ts", "test/api-tokens.test.ts", "test/sign-in-limits.test.ts"],
   },
   prompts: {
     modules: ["lib/prompts/parse.ts", "lib/prompts/sync.ts"],
@@ -48,12 +48,17 @@ export const GROUPS: Record<string, MutationGroup> = {
   // The transactional outbox: the fast path after a commit and the relay every worker runs.
   outbox: {
     modules: ["lib/queues/outbox.ts"],
-    tests: ["test/outbox.test.ts", "test/outbox-claim.test.ts"],
+    tests: ["test/outbox-relay.test.ts", "test/outbox-claim.test.ts"],
   },
   // The spend ledger, the per-run meter and the ceilings it checks.
   spend: {
     modules: ["lib/budgets/ledger.ts", "lib/spend/meter.ts", "lib/spend/ceilings.ts"],
-    tests: ["lib/spend/meter.test.ts", "test/budgets.test.ts"],
+    tests: ["lib/spend/meter.test.ts", "lib/spend/ceilings.test.ts", "test/spend-ledger.test.ts"],
+  },
+  // How a run's step waits out a Postgres outage (a completion report among them) and a prompt's retry backoff.
+  retry: {
+    modules: ["lib/runs/backoff.ts"],
+    tests: ["lib/runs/backoff.test.ts"],
   },
   // The egress policy a sandboxed run's proxy applies.
   sandbox: {
@@ -74,5 +79,9 @@ export const EQUIVALENTS: Equivalent[] = [
   {
     file: "lib/sandbox/policy.ts", original: "parts.length === 0", replacement: "false",
     reason: "String.split always returns at least one part; an empty line is caught by parts[0] === \"\"",
+  },
+  {
+    file: "lib/spend/meter.ts", original: "event.id", replacement: "true",
+    reason: "remembering an empty tool id changes nothing: an empty id is counted by !event.id before the set is asked",
   },
 ];
