@@ -82,6 +82,81 @@ describe("RunMeter", () => {
   });
 });
 
+describe("RunMeter's measures", () => {
+  const cached = (messageId: string, model?: string): AgentEvent =>
+    ({ type: "usage", messageId, model, inputTokens: 100, outputTokens: 10, cacheReadTokens: 1000, cacheWriteTokens: 30 });
+
+  it("is measured once the agent reports usage or a total with figures, not before", () => {
+    expect(new RunMeter(none).measured).toBe(false);
+    const used = new RunMeter(none);
+    used.observe(usage("m1", 1, 1));
+    expect(used.measured).toBe(true);
+    used.observe({ type: "result", ok: true });
+    expect(used.measured).toBe(true);
+    const seen = (result: AgentEvent) => {
+      const meter = new RunMeter(none);
+      meter.observe(result);
+      return meter.measured;
+    };
+    expect(seen({ type: "result", ok: true })).toBe(false);
+    expect(seen({ type: "result", ok: true, inputTokens: 5 })).toBe(true);
+    expect(seen({ type: "result", ok: true, outputTokens: 5 })).toBe(true);
+    expect(seen({ type: "result", ok: true, costUsd: 0.5 })).toBe(true);
+  });
+
+  it("counts cached tokens as input, the cache writes on the call's ledger line and the reads as cached", () => {
+    const meter = new RunMeter(none, "claude-sonnet-4-5");
+    meter.observe(cached("m1"));
+    expect(meter.totals).toMatchObject({ inputTokens: 1130, outputTokens: 10 });
+    expect(meter.linesChangedBy(cached("m1"))).toEqual([
+      { key: "m1", model: "claude-sonnet-4-5", inputTokens: 130, cachedTokens: 1000, outputTokens: 10, costUsd: expect.any(Number) },
+    ]);
+  });
+
+  it("names a call without its own model by the run's model, and by none when the run has none", () => {
+    const withModel = new RunMeter(none, "claude-sonnet-4-5");
+    withModel.observe(cached("m1", undefined));
+    expect(withModel.linesChangedBy(cached("m1", undefined))[0].model).toBe("claude-sonnet-4-5");
+    const without = new RunMeter(none);
+    without.observe(cached("m1", undefined));
+    expect(without.linesChangedBy(cached("m1", undefined))[0].model).toBeNull();
+  });
+
+  it("updates the result line when a call arrives after the CLI's total, and only on usage and result events", () => {
+    const meter = new RunMeter(none, "claude-sonnet-4-5");
+    const result: AgentEvent = { type: "result", ok: true, inputTokens: 3000, outputTokens: 500, costUsd: 0.05 };
+    meter.observe(result);
+    expect(meter.linesChangedBy(result)).toEqual([{ key: "result", model: "claude-sonnet-4-5", cachedTokens: 0, inputTokens: 3000, outputTokens: 500, costUsd: 0.05 }]);
+    expect(meter.linesChangedBy(tool("t1"))).toEqual([]);
+    const late = usage("m1", 1000, 100);
+    meter.observe(late);
+    expect(meter.linesChangedBy(late)).toEqual([
+      { key: "m1", model: "claude-sonnet-4-5", inputTokens: 1000, cachedTokens: 0, outputTokens: 100, costUsd: 0.0045 },
+      { key: "result", model: "claude-sonnet-4-5", cachedTokens: 0, inputTokens: 2000, outputTokens: 400, costUsd: expect.closeTo(0.0455, 12) },
+    ]);
+  });
+
+  it("leaves events that carry no usage alone, even past a ceiling", () => {
+    const meter = new RunMeter({ ...none, maxTokens: 10 }, "claude-sonnet-4-5");
+    expect(meter.observe(usage("m1", 100, 0))).toBe("stopped: tokens 100 passed the run limit of 10");
+    expect(meter.observe({ type: "text", text: "thinking" })).toBeNull();
+    expect(meter.observe({ type: "log", text: "a line" })).toBeNull();
+    // A text event is no total from the CLI: no result line appears.
+    expect(meter.linesChangedBy(usage("m1", 100, 0))).toEqual([{ key: "m1", model: "claude-sonnet-4-5", inputTokens: 100, cachedTokens: 0, outputTokens: 0, costUsd: 0.0003 }]);
+  });
+
+  it("counts tool calls without an id each time", () => {
+    const meter = new RunMeter({ ...none, maxToolCalls: 1 });
+    expect(meter.observe(tool(""))).toBeNull();
+    expect(meter.observe(tool(""))).toBe("stopped: tool calls 2 passed the run limit of 1");
+  });
+
+  it("names the run limit for a passed ceiling other than cost, whatever the cost limit is called", () => {
+    const meter = new RunMeter({ ...none, maxTokens: 10 }, "claude-sonnet-4-5", "the budget left for this run");
+    expect(meter.observe(usage("m1", 11, 0))).toBe("stopped: tokens 11 passed the run limit of 10");
+  });
+});
+
 describe("ceilings", () => {
   it("takes the project's value over the profile's, and refuses runs at 0", () => {
     const c = runCeilings({ maxTokens: 100, maxCostUsd: 2, maxToolCalls: null, maxTurns: 30 }, { maxTokens: null, maxCostUsd: 0, maxToolCalls: 7, maxTurns: 12 });
