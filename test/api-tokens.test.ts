@@ -49,7 +49,7 @@ describe("API tokens", () => {
     const other = await createBareProject();
     const err = await createApiToken(actor, { name: "CI", projectId: other.project.id }, now).catch((e) => e);
     expect(err).toBeInstanceOf(ZodError);
-    expect((err as ZodError).issues.map((i) => [i.path.join("."), i.message])).toEqual([["projectId", "is not a project of this team"]]);
+    expect((err as ZodError).issues.map((i) => [i.code, i.path.join("."), i.message])).toEqual([["custom", "projectId", "is not a project of this team"]]);
     await getDb().project.update({ where: { id: project.id }, data: { archivedAt: now } });
     await expect(createApiToken(actor, { name: "CI", projectId: project.id }, now)).rejects.toBeInstanceOf(ZodError);
     expect(await getDb().apiToken.count({ where: { teamId: team.id } })).toBe(0);
