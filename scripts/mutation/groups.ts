@@ -84,4 +84,28 @@ export const EQUIVALENTS: Equivalent[] = [
     file: "lib/spend/meter.ts", original: "event.id", replacement: "true",
     reason: "remembering an empty tool id changes nothing: an empty id is counted by !event.id before the set is asked",
   },
+  {
+    file: "lib/queues/outbox.ts", original: "rows.length === 0", replacement: "false",
+    reason: "an empty list claims, publishes and deletes nothing: the early return only saves a connection",
+  },
+  {
+    file: "lib/queues/outbox.ts", original: "sent.length", replacement: "true",
+    reason: "deleting an empty list of ids deletes nothing: the check only saves a statement",
+  },
+  {
+    file: "lib/queues/outbox.ts", original: "due.length === 0", replacement: "false",
+    reason: "with nothing due the claim finds no row and the relay returns 0 all the same: the probe only saves a transaction",
+  },
+  {
+    file: "lib/queues/outbox.ts", original: "{ failFast: false }", replacement: "{}",
+    reason: "an absent failFast is falsy, as false is",
+  },
+  {
+    file: "lib/auth/api-tokens.ts", original: "{ select: { name: true } }", replacement: "{}",
+    reason: "including the whole project instead of its name: the token's view reads only the name",
+  },
+  {
+    file: "lib/auth/rate-limit.ts", original: "headers.get(\"x-forwarded-for\")?.split(\",\")[0]?.trim", replacement: "headers.get(\"x-forwarded-for\")?.split(\",\")[0].trim",
+    reason: "String.split always returns at least one part, so [0] is never undefined",
+  },
 ];
