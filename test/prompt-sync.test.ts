@@ -42,6 +42,7 @@ describe("prompt files (seed 000)", () => {
     mkdirSync(join(dir, "02-dir.md"));
     expect(await syncPromptFiles(project)).toBe(1);
     expect(await syncPromptFiles(project)).toBe(0);
+    expect((await activity(project.id)).map((a) => a.type)).toEqual(["promptsChange", "promptsChange", "promptsChange"]);
     expect((await activity(project.id)).map((a) => a.message)).toEqual([
       "Prompt file skipped: 01-a.md: invalid YAML in frontmatter: Flow sequence in block collection must be sufficiently indented and end with a ] at line 3, column 1",
       "Prompt file skipped: 02-dir.md: unreadable (EISDIR: illegal operation on a directory, read)",
@@ -70,6 +71,8 @@ describe("prompt files (seed 000)", () => {
     write("03-c.md", md("title: C\nstatus: failed"));
     expect(await syncPromptFiles(project)).toBe(1);
     expect((await prompts(project.id)).map((p) => p.status)).toEqual(["cancelled", "pending", "pending"]);
+    // What the file says is remembered, for this prompt only: a closed one, and one whose file status no run takes.
+    expect((await prompts(project.id)).map((p) => p.fileStatus)).toEqual(["cancelled", "pending", "failed"]);
 
     await getDb().prompt.updateMany({ where: { projectId: project.id, number: 2 }, data: { status: "in_progress" } });
     write("02-b.md", md("title: B edited\nstatus: done"));
@@ -77,6 +80,8 @@ describe("prompt files (seed 000)", () => {
     write("03-c.md", md("title: C edited"));
     expect(await syncPromptFiles(project)).toBe(0);
     expect((await prompts(project.id)).map((p) => [p.title, p.status])).toEqual([["A", "cancelled"], ["B", "in_progress"], ["C", "pending"]]);
+    // A running prompt's file status is still remembered, so it cannot close it later.
+    expect((await prompts(project.id)).map((p) => p.fileStatus)).toEqual(["cancelled", "done", "failed"]);
   });
 
   it("reads only a local project's own planning key, and nothing without a folder", async () => {
@@ -89,5 +94,38 @@ describe("prompt files (seed 000)", () => {
     expect((await prompts(project.id)).map((p) => [p.planningKey, p.title])).toEqual([["main", "A"], ["release", "Other key"]]);
     write("01-a.md", md("title: A edited"));
     expect(await syncPromptFiles({ ...project, planningKey: "release" })).toBe(0);
+  });
+
+  it("keeps its folder at .planning/<key>/prompts", () => {
+    expect(promptsDir("/srv/repo", "release")).toBe("/srv/repo/.planning/release/prompts");
+  });
+
+  it("asks for approval of a pending prompt an agent could have written, under a policy that wants it; never of a closed one", async () => {
+    const { project } = await projectWithFiles({ "01-a.md": md("title: A"), "02-b.md": md("title: B\nstatus: done") });
+    await getDb().projectSettings.update({ where: { projectId: project.id }, data: { approvalPolicy: "planner" } });
+    expect(await syncPromptFiles(project)).toBe(2);
+    expect((await prompts(project.id)).map((p) => [p.title, p.approval])).toEqual([["A", "pending"], ["B", "not_required"]]);
+    const approvals = await getDb().approval.findMany({ where: { projectId: project.id } });
+    const [a] = await prompts(project.id);
+    expect(approvals.map((x) => [x.teamId, x.projectId, x.kind, x.status, x.promptId, x.requestedBy])).toEqual([
+      [project.teamId, project.id, "prompt_run", "pending", a.id, "system"],
+    ]);
+  });
+
+  it("imports without approval when the policy asks for none", async () => {
+    const { project } = await projectWithFiles({ "01-a.md": md("title: A") });
+    expect(await syncPromptFiles(project)).toBe(1);
+    expect((await prompts(project.id)).map((p) => p.approval)).toEqual(["not_required"]);
+    expect(await getDb().approval.count({ where: { projectId: project.id } })).toBe(0);
+  });
+
+  it("closes a pending prompt whose file says done, and leaves one re-queued while its file still says done", async () => {
+    const { project, write } = await projectWithFiles({ "01-a.md": md("title: A"), "02-b.md": md("title: B\nstatus: done") });
+    await syncPromptFiles(project);
+    write("01-a.md", md("title: A\nstatus: done"));
+    // A person sends B back to the queue; its file still says done, as it did when imported.
+    await getDb().prompt.updateMany({ where: { projectId: project.id, number: 2 }, data: { status: "pending" } });
+    expect(await syncPromptFiles(project)).toBe(1);
+    expect((await prompts(project.id)).map((p) => [p.status, p.fileStatus])).toEqual([["done", "done"], ["pending", "done"]]);
   });
 });

@@ -126,3 +126,28 @@ describe("parsePromptFile: malformed files name the file and the reason", () => 
     });
   });
 });
+
+describe("parsePromptFile: edges", () => {
+  const pad = Array.from({ length: 10 }, (_, i) => `k${i}: ${i}`).join("\n");
+
+  it("names a YAML error's line and column past 9, counted from the file's first line", () => {
+    expect(parsePromptFile("01-a.md", file(`${pad}\ntitle:          - a`))).toEqual({
+      ok: false, error: "01-a.md: invalid YAML in frontmatter: Unexpected block-seq-ind on same line with key at line 12, column 17",
+    });
+  });
+
+  it("takes the largest number a prompt can have from the file name", () => {
+    expect(parsePromptFile("2147483647-a.md", file("title: A"))).toMatchObject({ ok: true, prompt: { number: 2147483647 } });
+  });
+
+  it("quotes a file name's number too large to hold exactly as written", () => {
+    expect(parsePromptFile("99999999999999999999-a.md", file("title: A"))).toEqual({
+      ok: false, error: "99999999999999999999-a.md: number must be an integer from 1 to 2147483647 (got 99999999999999999999 from the file name)",
+    });
+  });
+
+  it("drops only a leading byte-order mark, not one inside the body", () => {
+    expect(parsePromptFile("01-a.md", "\uFEFF---\ntitle: A\n---\nx\uFEFFy")).toMatchObject({ ok: true, prompt: { body: "x\uFEFFy" } });
+    expect(parsePromptFile("01-a.md", "---\ntitle: A\n---\nx\uFEFFy")).toMatchObject({ ok: true, prompt: { body: "x\uFEFFy" } });
+  });
+});

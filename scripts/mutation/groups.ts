@@ -101,6 +101,27 @@ export const EQUIVALENTS: Equivalent[] = [
     reason: "an absent failFast is falsy, as false is",
   },
   {
+    file: "lib/prompts/parse.ts", original: "fromName?.[1]", replacement: "fromName[1]",
+    reason: "a number that is no safe integer can only come from the file name (the schema refuses it in the frontmatter), so fromName is set",
+  },
+  {
+    file: "lib/prompts/sync.ts", original: "names.length === 0", replacement: "false",
+    reason: "with no files the loop over them changes nothing and returns 0: the early return only saves two queries",
+  },
+  {
+    file: "lib/prompts/sync.ts", original: "(await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith(\".md\")).sort()",
+    replacement: "(await readdir(dir).catch(() => [] as string[])).filter(n => n.endsWith(\".md\"))",
+    reason: "Node's readdir already lists names sorted (libuv's scandir sorts them); the sort says the order is meant",
+  },
+  {
+    file: "lib/prompts/sync.ts", original: "fileChanged && !closes", replacement: "true",
+    reason: "also writing an unchanged file status, or the one the closing status change writes anyway, changes no row",
+  },
+  {
+    file: "lib/prompts/sync.ts", original: "fileChanged && !closes", replacement: "fileChanged || !closes",
+    reason: "also writing an unchanged file status, or the one the closing status change writes anyway, changes no row",
+  },
+  {
     file: "lib/auth/api-tokens.ts", original: "{ select: { name: true } }", replacement: "{}",
     reason: "including the whole project instead of its name: the token's view reads only the name",
   },
