@@ -113,6 +113,16 @@ describe("RunMeter's measures", () => {
     ]);
   });
 
+  it("puts on the result line only the cached and uncached input the CLI's total adds to the calls", () => {
+    const meter = new RunMeter(none, "claude-sonnet-4-5");
+    meter.observe(cached("m1"));
+    const result: AgentEvent = { type: "result", ok: true, inputTokens: 2000, cacheReadTokens: 1500, outputTokens: 50, costUsd: 1 };
+    meter.observe(result);
+    expect(meter.linesChangedBy(result)).toEqual([
+      { key: "result", model: "claude-sonnet-4-5", cachedTokens: 500, inputTokens: 370, outputTokens: 40, costUsd: expect.any(Number) },
+    ]);
+  });
+
   it("names a call without its own model by the run's model, and by none when the run has none", () => {
     const withModel = new RunMeter(none, "claude-sonnet-4-5");
     withModel.observe(cached("m1", undefined));
