@@ -53,7 +53,7 @@ const committedAndFree = async () => {
 
 afterEach(async () => {
   await getDb().outbox.deleteMany();
-  await Promise.all((["tick", "merge", "spawn", "github"] as const).map((q) => getQueue(q).obliterate({ force: true })));
+  await Promise.all((["tick", "merge", "spawn", "github", "slack"] as const).map((q) => getQueue(q).obliterate({ force: true })));
 });
 
 // A running project with a 4-second tick, ready for its scheduler.
@@ -74,10 +74,11 @@ describe("recordOutbox and publishOutbox", () => {
       { kind: "github", deliveryId: "d-1" },
       { kind: "recheck", pullRequestId: "pr-1" },
       { kind: "schedule", projectId: project.id },
+      { kind: "slack", deliveryRowId: "41" },
     ]);
-    expect(rows.map((r) => r.message.kind)).toEqual(["tick", "merge", "spawn", "github", "recheck", "schedule"]);
-    expect(new Set(rows.map((r) => r.id)).size).toBe(6);
-    expect((await kept()).map(([kind]) => kind)).toEqual(["tick", "merge", "spawn", "github", "recheck", "schedule"]);
+    expect(rows.map((r) => r.message.kind)).toEqual(["tick", "merge", "spawn", "github", "recheck", "schedule", "slack"]);
+    expect(new Set(rows.map((r) => r.id)).size).toBe(7);
+    expect((await kept()).map(([kind]) => kind)).toEqual(["tick", "merge", "spawn", "github", "recheck", "schedule", "slack"]);
     expect((await kept())[1]).toEqual(["merge", { kind: "merge", runId: "run-m" }]);
 
     await publishOutbox(rows);
@@ -93,6 +94,7 @@ describe("recordOutbox and publishOutbox", () => {
       ["recheck", { recheckPullRequestId: "pr-1" }, expect.any(String)],
     ]);
     expect((await getQueue("tick").getJobScheduler(tickSchedulerId(project.id)))?.every).toBe(4000);
+    expect((await getQueue("slack").getJobs(["waiting"])).map((j) => [j.id, j.name, j.data])).toEqual([["slack-41", "event", { deliveryRowId: "41" }]]);
   });
 
   it("does nothing for no rows, and leaves rows it was not handed", async () => {
