@@ -6,6 +6,7 @@ export const LAYERS = [
   ["loop"],
   ["projects", "teams", "profiles", "lead", "runners", "slack"],
   ["runs"],
+  ["campaigns"],
   ["github"],
   ["prompts", "approvals", "threads"],
   ["events", "audit", "activity", "auth", "health", "sandbox", "credentials", "budgets"],

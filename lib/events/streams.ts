@@ -15,6 +15,8 @@ export type EventType =
   | "runChange" | "projectChange" | "activity"
   // A thread gained a turn or changed (threadId, seq); a run of its turns changed status.
   | "threadChange" | "message_status" | "budgetAlert"
+  // A campaign was planned, re-planned, checked for drift, completed or failed (campaignId).
+  | "campaignChange"
   // Seed 003's `error`: a run or a merge failed; the message says what went wrong.
   | "error";
 
@@ -25,6 +27,7 @@ export interface TeamEvent {
   promptId?: string;
   message?: string;
   threadId?: string;
+  campaignId?: string;
   /** threadChange: the new turn's sequence number. */
   seq?: number;
   /** message_status: the status the turns reached, and which turns ("all": every turn). */
