@@ -25,6 +25,11 @@
 //   cost <usd>              the result's total_cost_usd (otherwise 0)
 //   mcp <tool> <json>       call that tool of Ringmaster's MCP server (RINGMASTER_MCP_URL) with
 //                           that input; the tool call and its answer are steps of the run
+//   ```answer <role> [at <text>]
+//                           the final answer (the result's text) when the prompt's first
+//                           `Role: <role>` line names <role> and, with `at`, when <text> appears in
+//                           the prompt outside fenced blocks; the first such block wins. Scripts a
+//                           campaign's architect (a plan) and reflector (a verdict) in a goal.
 //
 // A fence may use more than three backticks to hold ``` lines; it closes with a line of at least
 // as many. Other fenced blocks (```js, ...) are content, and directives inside them are not run.
@@ -35,7 +40,7 @@ import { createHash } from "node:crypto";
 import { appendFileSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, relative, resolve, sep } from "node:path";
 
-const FENCE = /^(`{3,})\s*(file|append|delete)\s+(\S.*?)\s*$/;
+const FENCE = /^(`{3,})\s*(file|append|delete|answer)\s+(\S.*?)\s*$/;
 const OTHER_FENCE = /^(`{3,})/;
 const LINE = /^(sleep|exit|print|fail-once|usage|tool|tool-fail|cost|mcp)\s+(.+?)\s*$/;
 
@@ -94,6 +99,30 @@ function finish(code, summary) {
   process.exitCode = code;
 }
 
+const answers = [];
+
+// The prompt without its fenced blocks: an `at` condition looks at the prose, not at the scripts.
+function prose(text) {
+  const out = [];
+  let close = null;
+  for (const line of text.split(/\r?\n/)) {
+    if (close) {
+      if (close.test(line)) close = null;
+      continue;
+    }
+    const fence = OTHER_FENCE.exec(line);
+    if (fence) close = new RegExp(`^${fence[1]}\`*\\s*$`);
+    else out.push(line);
+  }
+  return out.join("\n");
+}
+
+function chosenAnswer() {
+  const role = /^Role:\s*(\S+)/m.exec(prose(prompt))?.[1];
+  const text = prose(prompt);
+  return answers.find((a) => a.role === role && (!a.when || text.includes(a.when)))?.content;
+}
+
 function parse(text) {
   const steps = [];
   const lines = text.split(/\r?\n/);
@@ -104,7 +133,10 @@ function parse(text) {
       const body = [];
       for (i++; i < lines.length && !close.test(lines[i]); i++) body.push(lines[i]);
       if (i >= lines.length && fence[2]) throw new Error(`the \`${fence[2]} ${fence[3]}\` block is never closed`);
-      if (fence[2]) steps.push({ kind: fence[2], path: fence[3], content: body.length > 0 ? `${body.join("\n")}\n` : "" });
+      if (fence[2] === "answer") {
+        const [, role, when] = /^(\S+)(?:\s+at\s+(.+))?$/.exec(fence[3]);
+        answers.push({ role, when, content: body.join("\n") });
+      } else if (fence[2]) steps.push({ kind: fence[2], path: fence[3], content: body.length > 0 ? `${body.join("\n")}\n` : "" });
       continue;
     }
     const line = LINE.exec(lines[i].trim());
@@ -275,7 +307,8 @@ async function main() {
   }
   const code = exitCode ?? (failures + mcpFailures > 0 ? 1 : 0);
   const done = `Done: ${edits - failures} of ${edits} edit${edits === 1 ? "" : "s"} applied.`;
-  finish(code, code === 0 ? done : `${done} Exiting with code ${code}.`);
+  const answer = chosenAnswer();
+  finish(code, code !== 0 ? `${done} Exiting with code ${code}.` : answer ?? done);
 }
 
 await main();

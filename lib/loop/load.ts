@@ -11,6 +11,7 @@ const snapshotSelect = (loopStateTable: string) => `
     'loopState', to_jsonb(ls.*),
     'budgeted', s."dailyBudgetUsd" IS NOT NULL OR s."monthlyBudgetUsd" IS NOT NULL
       OR EXISTS (SELECT 1 FROM "Team" t WHERE t.id = p."teamId" AND (t."dailyBudgetUsd" IS NOT NULL OR t."monthlyBudgetUsd" IS NOT NULL)),
+    'campaigning', EXISTS (SELECT 1 FROM "Campaign" c WHERE c."projectId" = p.id AND c.phase IN ('planning', 'executing') AND NOT c.paused),
     'runs', COALESCE((SELECT json_agg(json_build_object(
         'id', r.id, 'kind', r.kind, 'status', r.status, 'promptId', r."promptId",
         'leaseExpiresAt', r."leaseExpiresAt", 'queuedAt', r."queuedAt", 'finishedAt', r."finishedAt", 'mergeStatus', r."mergeStatus"))
@@ -40,6 +41,8 @@ interface RawSnapshot {
   loopState: { mode: LoopMode; emergentSpawnCount: number; emergentLastPromptCount: number | null; plannerLastSpawnAt: string | null; lastSpawnAt: string | null; tickCount: number; snapshotHash: string | null; lastPendingCount: number; lastStatus: string | null; pauseReason: string | null };
   /** whether a project or team budget applies, so the tick checks the ledger */
   budgeted: boolean;
+  /** whether an open, unpaused campaign needs the tick's campaign step (lib/loop/campaign.ts) */
+  campaigning: boolean;
   runs: RawRun[];
   /** Runs that succeeded with commits whose merge has not landed yet. */
   merging: Array<{ runId: string; promptId: string | null }>;
@@ -58,6 +61,7 @@ function hydrate(raw: RawSnapshot) {
     settings: raw.settings,
     loopState: { ...ls, plannerLastSpawnAt: date(ls.plannerLastSpawnAt), lastSpawnAt: date(ls.lastSpawnAt) },
     budgeted: raw.budgeted,
+    campaigning: raw.campaigning,
     runs,
     merging: raw.merging,
     openPulls: raw.openPulls,

@@ -2,7 +2,8 @@ import { getDb, getPool } from "@/lib/db";
 import { workerId } from "@/lib/worker-id";
 import { announce } from "@/lib/events/publish";
 import { enqueuePullRequestPoll, enqueueSpawn, enqueueTick, publishOutbox, recordOutbox } from "@/lib/queues";
-import { claimPromptForRun, createPromptlessRun } from "@/lib/runs/claim";
+import { claimPromptForRun, createPromptlessRun, PLANNING_KINDS } from "@/lib/runs/claim";
+import { campaignStep } from "@/lib/loop/campaign";
 import { plannerStateAfterSnapshot } from "@/lib/loop/backoff";
 import { checkBranch } from "@/lib/loop/branch";
 import { changeLoopMode } from "@/lib/loop/controls";
@@ -44,7 +45,16 @@ export async function runTick(projectId: string, now = () => new Date()): Promis
     if (branch || imported > 0) snap = (await loadTickSnapshot(projectId))!;
     await writeBackPromptStatuses(snap.project, snap.prompts);
     if (snap.budgeted) snap.loopState.mode = await applyBudgetToLoop(snap.project, snap.loopState, now());
-    const decision = decide(toDecisionInput(snap), now());
+    // Seed 002: an open campaign's architect, reflector and breaker come first; a plan it applied
+    // (or cancelled) changes the queue, so the prompt loop then decides on a fresh snapshot.
+    let held: string | null = null;
+    if (snap.campaigning && snap.loopState.mode === "running") {
+      held = await campaignStep({
+        project: snap.project, profileId: snap.settings.plannerProfileId ?? snap.settings.executorProfileId, limits: spawnLimits(snap.settings), now: now(),
+      });
+      snap = (await loadTickSnapshot(projectId))!;
+    }
+    const decision: Decision = held ? { kind: "blocked_planner", message: held } : decide(toDecisionInput(snap), now());
     await applyDecision(snap, decision, now(), me);
     finished = true;
     return { skipped: false, decision };
@@ -81,7 +91,7 @@ function toDecisionInput(snap: TickSnapshot) {
     spawnCooldownMs: settings.spawnCooldownMs,
     lastSpawnAt: ls.lastSpawnAt,
     plannerEnabled: settings.plannerEnabled && Boolean(settings.plannerProfileId),
-    plannerRunning: snap.runs.some((r) => r.kind === "planner"),
+    plannerRunning: snap.runs.some((r) => (PLANNING_KINDS as readonly string[]).includes(r.kind)),
     executorsRunning: snap.runs.filter((r) => r.kind === "executor").length,
     mergesPending: snap.merging.length,
     pullsAwaitingMerge: snap.openPulls,

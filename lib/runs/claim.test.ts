@@ -4,9 +4,12 @@ import { chooseModel } from "@/lib/runs/claim";
 const profile = { id: "p", adapter: "claude", model: "base", fallbackModel: "fallback" };
 
 describe("model routing (seed 002)", () => {
-  it("takes the prompt's domain route first, on any attempt", () => {
-    expect(chooseModel(profile, { frontend: "ui-model" }, "frontend", 1)).toBe("ui-model");
-    expect(chooseModel(profile, { frontend: "ui-model" }, "frontend", 3)).toBe("ui-model");
+  it("takes the prompt's domain route first, and alternates it with the fallback on retries", () => {
+    expect([1, 2, 3, 4].map((a) => chooseModel(profile, { frontend: "ui-model" }, "frontend", a))).toEqual(["ui-model", "fallback", "ui-model", "fallback"]);
+  });
+
+  it("falls back to the profile's model when the route already names the fallback", () => {
+    expect([1, 2, 3].map((a) => chooseModel(profile, { ui: "fallback" }, "ui", a))).toEqual(["fallback", "base", "fallback"]);
   });
 
   it("ignores an empty or non-text route, a missing domain and missing routing", () => {
@@ -16,9 +19,8 @@ describe("model routing (seed 002)", () => {
     expect(chooseModel(profile, null, "frontend", 1)).toBe("base");
   });
 
-  it("uses the fallback model from the second attempt on, when there is one", () => {
-    expect(chooseModel(profile, {}, null, 1)).toBe("base");
-    expect(chooseModel(profile, {}, null, 2)).toBe("fallback");
+  it("alternates the fallback model and the first one across retries (get_fallback_model), when there is one", () => {
+    expect([1, 2, 3, 4].map((a) => chooseModel(profile, {}, null, a))).toEqual(["base", "fallback", "base", "fallback"]);
     expect(chooseModel({ ...profile, fallbackModel: null }, {}, null, 2)).toBe("base");
     expect(chooseModel({ ...profile, model: null, fallbackModel: null }, {}, null, 2)).toBeNull();
   });

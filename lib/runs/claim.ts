@@ -5,13 +5,18 @@ import { reserveForRun } from "@/lib/budgets/reserve";
 
 interface Profile { id: string; adapter: string; model: string | null; fallbackModel: string | null }
 
-/** Seed 002's model routing: the prompt's domain first, the fallback model on a retry. */
+/**
+ * Seed 002's model routing: the prompt's domain picks the model (else the profile's), and each
+ * retry alternates between it and the fallback (`get_fallback_model`): attempts 2 and 4 on the
+ * fallback, 3 back on the first model. A routed model's fallback is the profile's fallback model,
+ * or the profile's own model when the route already names the fallback.
+ */
 export function chooseModel(profile: Profile, routing: unknown, domain: string | null, attempt: number): string | null {
   const table = (routing ?? {}) as Record<string, unknown>;
   const routed = domain ? table[domain] : undefined;
-  if (typeof routed === "string" && routed) return routed;
-  if (attempt > 1 && profile.fallbackModel) return profile.fallbackModel;
-  return profile.model;
+  const first = typeof routed === "string" && routed ? routed : profile.model;
+  const fallback = profile.fallbackModel && profile.fallbackModel !== first ? profile.fallbackModel : profile.model;
+  return attempt % 2 === 0 && fallback ? fallback : first;
 }
 
 // Claims of a project queue on its loop state's row lock, and claims under a budget on their
@@ -25,6 +30,9 @@ export interface SpawnLimits {
   mergesHoldSlot?: boolean;
 }
 
+/** Runs that plan or check the work: one at a time per project, and no executor starts beside one. */
+export const PLANNING_KINDS = ["planner", "architect", "reflector"] as const;
+
 /**
  * Invariant 2 under a row lock on the project's loop state: ticks are serialized by the
  * tick lock, but this holds even if two ever overlap (a lock that expired mid-tick).
@@ -36,11 +44,11 @@ async function slotStillFree(tx: Prisma.TransactionClient, projectId: string, li
   // A cooldown of 0 holds nothing, even when a racing claim stamped a later instant than this one's `now`.
   if (limits.cooldownMs > 0 && state.lastSpawnAt && now.getTime() - state.lastSpawnAt.getTime() < limits.cooldownMs) return false;
   const live = await tx.run.groupBy({
-    by: ["kind"], where: { projectId, status: { in: [...LIVE_RUN_STATUSES] }, kind: { in: ["executor", "planner"] } }, _count: { _all: true },
+    by: ["kind"], where: { projectId, status: { in: [...LIVE_RUN_STATUSES] }, kind: { in: ["executor", ...PLANNING_KINDS] } }, _count: { _all: true },
   });
   const count = (kind: string) => live.find((l) => l.kind === kind)?._count._all ?? 0;
   const merging = limits.mergesHoldSlot ? await mergesHoldingSlot(tx, projectId) : 0;
-  return count("planner") === 0 && count("executor") + merging < limits.maxExecutors;
+  return PLANNING_KINDS.every((k) => count(k) === 0) && count("executor") + merging < limits.maxExecutors;
 }
 
 /** Work not on the base branch yet: merges pending here, and open PRs whose prompt waits for them. */
@@ -90,13 +98,13 @@ export async function claimPromptForRun(input: {
   }, CLAIM_TRANSACTION);
 }
 
-/** A run without a prompt (the planner). */
-export async function createPromptlessRun(input: { projectId: string; kind: RunKind; profile: Profile; now: Date; loopState: Record<string, unknown>; limits: SpawnLimits }) {
+/** A run without a prompt (the planner; a campaign's architect or reflector). */
+export async function createPromptlessRun(input: { projectId: string; kind: RunKind; profile: Profile; now: Date; loopState: Record<string, unknown>; limits: SpawnLimits; campaignId?: string }) {
   return getDb().$transaction(async (tx) => {
     if (!(await slotStillFree(tx, input.projectId, input.limits, input.now))) return null;
     const reservedUsd = await reserveForRun(tx, input.projectId, input.profile.id, input.now);
     const run = await tx.run.create({
-      data: { projectId: input.projectId, kind: input.kind, agentProfileId: input.profile.id, adapter: input.profile.adapter, model: input.profile.model, reservedUsd },
+      data: { projectId: input.projectId, kind: input.kind, agentProfileId: input.profile.id, adapter: input.profile.adapter, model: input.profile.model, reservedUsd, campaignId: input.campaignId },
     });
     await tx.loopState.update({ where: { projectId: input.projectId }, data: { lastSpawnAt: input.now, ...input.loopState } });
     return run;

@@ -28,6 +28,7 @@ import { whenPostgresAnswers } from "@/lib/runs/backoff";
 import { leadPrompt } from "@/lib/threads/lead-run";
 import { advanceRoutes } from "@/lib/threads/routing";
 import { freshBranchName } from "@/lib/runs/run-branch";
+import { campaignCommitTitle, campaignRunInput, checkArchitectAnswer, isCampaignRun } from "@/lib/runs/campaign-run";
 
 
 // One transaction: a connection lost between the claim and the read must not leave a run
@@ -113,6 +114,7 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
   const credentials = await untilDb("credentials", () => credentialsForRun(project.teamId, profile.envAllowList));
   const childEnv = agentEnvironment({ allowList: profile.envAllowList, credentials, token, runId: run.id, projectId: project.id, promptId: prompt?.id ?? null });
   const adapter = underWatchdog(requireAdapter(profile.adapter), process.execPath);
+  const campaignText = await campaignRunInput(run, prompt, wt.path, (line) => log.push(line));
   await untilDb("start", () => db.run.update({
     where: { id: run.id },
     data: { status: "running", startedAt: new Date(), branch, worktreePath: wt.path, baseSha: wt.baseSha },
@@ -126,9 +128,9 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
   let outcome: RunOutcome;
   try {
     const mcp = await wireMcp(sandbox, profile.adapter);
-    const text = prompt ? `# Prompt ${prompt.number}: ${prompt.title}\n\n${prompt.body}`
+    const text = campaignText ?? (prompt ? `# Prompt ${prompt.number}: ${prompt.title}\n\n${prompt.body}`
       : run.kind === "lead" && run.threadId ? await untilDb("thread", () => leadPrompt(run.threadId!, run.threadSeq ?? 0, mcp.wired ? MCP_SERVER_NAME : null))
-      : plannerPrompt(project.planningKey, mcp.wired);
+      : plannerPrompt(project.planningKey, mcp.wired));
     outcome = await runAgentAndVerify({
       runId: run.id, profile, settings, adapter, signal, log, env: { ...childEnv, ...mcp.env }, launch: sandbox.launch,
       ledger: { runId: run.id, teamId: project.teamId, projectId: project.id, agentProfileId: profile.id, queuedById: prompt?.createdById ?? null },
@@ -139,9 +141,11 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
     const egress = await sandbox.close();
     await untilDb("egress", () => recordEgress(run.id, egress, "agent"));
   }
-  // A lead answers in its thread; it changes no code, so nothing of its worktree is committed.
-  if (outcome.status !== "succeeded" || run.kind === "lead") return outcome;
-  const title = prompt ? `feat(prompt-${prompt.number}): ${prompt.title}` : `chore(${run.kind}): ${run.id}`;
+  // A lead answers in its thread, an architect with a plan, a reflector with a verdict: they change
+  // no code, so nothing of their worktree is committed.
+  if (run.kind === "architect") outcome = checkArchitectAnswer(run, outcome, (line) => log.push(line));
+  if (outcome.status !== "succeeded" || run.kind === "lead" || isCampaignRun(run)) return outcome;
+  const title = campaignCommitTitle(prompt) ?? (prompt ? `feat(prompt-${prompt.number}): ${prompt.title}` : `chore(${run.kind}): ${run.id}`);
   const commitSha = (await commitAll(wt.path, title, baseBranch))
     ?? ((await commitsAhead(repoPath, branch, baseBranch)) > 0 ? await headSha(wt.path) : null);
   if (commitSha) await recordRunDiff(run.id, wt.path, wt.baseSha, commitSha);

@@ -1,0 +1,141 @@
+import { getDb, type CampaignModel as Campaign, type RunModel as Run } from "@/lib/db";
+import { createPromptlessRun, type SpawnLimits } from "@/lib/runs/claim";
+import { enqueueSpawn } from "@/lib/queues";
+import { recordActivity } from "@/lib/activity/record";
+import { announce } from "@/lib/events/publish";
+import { parsePlan } from "@/lib/campaigns/plan";
+import { parseVerdict, tail } from "@/lib/campaigns/inputs";
+import {
+  addEvent, applyPlan, ARCHITECT_ATTEMPTS, changePhase, countTasks, crossedMilestones, OPEN_PHASES, replan, TASK_ATTEMPTS,
+} from "@/lib/campaigns/state";
+import { notifyCampaign } from "@/lib/campaigns/notify";
+
+type Project = { id: string; teamId: string };
+interface StepInput { project: Project; profileId: string | null; limits: SpawnLimits; now: Date }
+
+/**
+ * Seed 002's loop, one step per open campaign of the project, run by the tick before the prompt
+ * loop decides: answers of finished architect and reflector runs are applied once, then
+ * PLANNING starts an architect, EXECUTING checks the breaker, the milestones and completion.
+ * Returns what holds the prompt loop back (a campaign's architect or reflector), or null.
+ */
+export async function campaignStep(input: StepInput): Promise<string | null> {
+  const db = getDb();
+  const campaigns = await db.campaign.findMany({ where: { projectId: input.project.id, phase: { in: OPEN_PHASES }, paused: false }, orderBy: { createdAt: "asc" } });
+  let holding: string | null = null;
+  for (const c of campaigns) {
+    const campaign = await handleAnswers(input.project, c);
+    if (!OPEN_PHASES.includes(campaign.phase)) continue;
+    const held = campaign.phase === "planning" ? await plan(input, campaign) : await execute(input, campaign);
+    holding ??= held;
+  }
+  return holding;
+}
+
+async function handleAnswers(project: Project, campaign: Campaign): Promise<Campaign> {
+  const db = getDb();
+  const ended = await db.run.findMany({
+    where: { campaignId: campaign.id, kind: { in: ["architect", "reflector"] }, status: { in: ["succeeded", "failed", "timed_out", "lost", "cancelled"] } },
+    orderBy: { finishedAt: "asc" },
+  });
+  // A run's answer is handled once: its event (unique by run id) marks it.
+  const handled = new Set((await db.campaignEvent.findMany({ where: { runId: { in: ended.map((r) => r.id) } }, select: { runId: true } })).map((e) => e.runId));
+  const finished = ended.filter((r) => !handled.has(r.id));
+  for (const run of finished) await handleAnswer(project, campaign.id, run);
+  return finished.length ? db.campaign.findUniqueOrThrow({ where: { id: campaign.id } }) : campaign;
+}
+
+async function handleAnswer(project: Project, campaignId: string, run: Run) {
+  const notices = await getDb().$transaction(async (tx) => {
+    const c = await tx.campaign.findUniqueOrThrow({ where: { id: campaignId } });
+    if (run.kind === "architect") {
+      const parsed = run.status === "succeeded" ? parsePlan(run.summary ?? "") : null;
+      if (parsed?.ok && c.phase === "planning") {
+        await applyPlan(tx, c, parsed.plan, run.id);
+        return [`Campaign "${c.title}": plan ${c.planVersion + 1} with ${parsed.plan.tasks.length} tasks; executing`];
+      }
+      // An architect that failed (a plan that did not validate fails its run) is retried, up to the breaker.
+      const failures = c.failures + 1;
+      await addEvent(tx, c.id, "architect_failed", `Architect run failed: ${run.error ?? run.status}`, run.id);
+      if (failures >= ARCHITECT_ATTEMPTS && c.phase === "planning") {
+        await changePhase(tx, c.id, "failed", { failures });
+        await addEvent(tx, c.id, "failed", `The architect failed ${failures} times in a row`);
+        return [`Campaign "${c.title}" failed: the architect failed ${failures} times in a row`];
+      }
+      await tx.campaign.update({ where: { id: c.id }, data: { failures } });
+      return [];
+    }
+    const verdict = run.status === "succeeded" ? parseVerdict(run.summary) : null;
+    if (!verdict) {
+      await addEvent(tx, c.id, "reflector_failed", `Drift check did not finish: ${run.error ?? run.status}`, run.id);
+      return [];
+    }
+    if (verdict.aligned || c.phase !== "executing") {
+      await addEvent(tx, c.id, "aligned", `Drift check: aligned${verdict.reason ? ` (${verdict.reason})` : ""}`, run.id);
+      return [];
+    }
+    const reason = `DRIFT DETECTED: ${verdict.reason}`;
+    await replan(tx, c, reason, "drift", run.id);
+    return [`Campaign "${c.title}" drifted from its goal; re-planning. ${reason}`];
+  });
+  for (const message of notices) await notifyCampaign(project, campaignId, message);
+}
+
+async function plan(input: StepInput, campaign: Campaign): Promise<string | null> {
+  const live = await liveRun(campaign.id, "architect");
+  if (live) return `Campaign "${campaign.title}": the architect is planning`;
+  const run = await spawn(input, campaign, "architect");
+  return run ? `Campaign "${campaign.title}": architect run queued` : null;
+}
+
+async function execute(input: StepInput, campaign: Campaign): Promise<string | null> {
+  const db = getDb();
+  const failed = await db.prompt.findFirst({ where: { campaignId: campaign.id, campaignPlan: campaign.planVersion, status: "failed" }, orderBy: { completedAt: "asc" } });
+  if (failed) {
+    // The circuit breaker: a task that failed all its attempts goes back to the architect with its log tail.
+    const reason = `Task ${failed.taskId} failed after ${TASK_ATTEMPTS} attempts:\n${tail(failed.failureLog ?? "(no log)")}`;
+    await db.$transaction(async (tx) => {
+      await tx.campaign.update({ where: { id: campaign.id }, data: { tasksFailed: { increment: 1 } } });
+      await replan(tx, campaign, reason, "replan");
+    });
+    await notifyCampaign(input.project, campaign.id, `Campaign "${campaign.title}": task ${failed.taskId} failed ${TASK_ATTEMPTS} times; re-planning`);
+    // The architect starts in this tick: an empty queue must not read as "all done" and stop the loop.
+    return plan(input, campaign);
+  }
+  const counts = await countTasks(db, campaign);
+  if (counts.done !== campaign.tasksCompleted) await db.campaign.update({ where: { id: campaign.id }, data: { tasksCompleted: counts.done, tasksTotal: counts.total } });
+  if (await liveRun(campaign.id, "reflector")) return `Campaign "${campaign.title}": drift check running`;
+  const crossed = crossedMilestones(counts.done, counts.total, campaign.milestones);
+  if (crossed.length > 0 && counts.done < counts.total) {
+    const run = await spawn(input, campaign, "reflector");
+    if (!run) return null;
+    const milestone = crossed[crossed.length - 1];
+    await db.$transaction(async (tx) => {
+      await tx.campaign.update({ where: { id: campaign.id }, data: { milestones: [...campaign.milestones, ...crossed] } });
+      await addEvent(tx, campaign.id, "milestone", `Milestone ${milestone} %: ${counts.done} of ${counts.total} tasks done; drift check queued`);
+    });
+    return `Campaign "${campaign.title}": drift check at ${milestone} %`;
+  }
+  if (counts.pending === 0 && counts.running === 0) {
+    await db.$transaction(async (tx) => {
+      await changePhase(tx, campaign.id, "completed", { tasksCompleted: counts.done });
+      await addEvent(tx, campaign.id, "completed", "Campaign complete!");
+    });
+    await notifyCampaign(input.project, campaign.id, `Campaign "${campaign.title}": Campaign complete!`);
+  }
+  return null;
+}
+
+const liveRun = (campaignId: string, kind: "architect" | "reflector") =>
+  getDb().run.findFirst({ where: { campaignId, kind, status: { in: ["queued", "starting", "running"] } }, select: { id: true } });
+
+async function spawn(input: StepInput, campaign: Campaign, kind: "architect" | "reflector") {
+  const profile = input.profileId ? await getDb().agentProfile.findUnique({ where: { id: input.profileId } }) : null;
+  if (!profile) return null;
+  const run = await createPromptlessRun({ projectId: input.project.id, kind, profile, now: input.now, limits: input.limits, loopState: {}, campaignId: campaign.id });
+  if (!run) return null;
+  await enqueueSpawn(run.id);
+  await recordActivity(input.project, "taskAssigned", `Campaign "${campaign.title}": ${kind} run ${run.id} queued`, { runId: run.id });
+  await announce(input.project.teamId, { type: "campaignChange", projectId: input.project.id, runId: run.id });
+  return run;
+}
