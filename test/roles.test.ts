@@ -5,6 +5,8 @@ import { getDb, type TeamRole } from "@/lib/db";
 import { hashToken } from "@/lib/auth/tokens";
 import { POST as postLoop } from "@/app/api/projects/[id]/loop/route";
 import { POST as postPrompt } from "@/app/api/projects/[id]/prompts/route";
+import { POST as postCampaign } from "@/app/api/projects/[id]/campaigns/route";
+import { POST as controlCampaign } from "@/app/api/campaigns/[id]/route";
 import { PATCH as patchMember, DELETE as deleteMember } from "@/app/api/team/members/[id]/route";
 import { POST as postInvitation } from "@/app/api/invitations/route";
 import { DELETE as deleteInvitation } from "@/app/api/invitations/[id]/route";
@@ -216,6 +218,18 @@ const endpoints: Endpoint[] = [
     setup: async (f) => f.project.id,
     call: (id, t) => postPrompt(request("POST", `/api/projects/${id}/prompts`, t, { title: "walk" }), params(id)),
     state: (id) => getDb().prompt.count({ where: { projectId: id } }),
+  },
+  {
+    name: "POST /api/projects/:id/campaigns", min: "operator",
+    setup: async (f) => f.project.id,
+    call: (id, t) => postCampaign(request("POST", `/api/projects/${id}/campaigns`, t, { goal: "walk" }), params(id)),
+    state: (id) => getDb().campaign.count({ where: { projectId: id } }),
+  },
+  {
+    name: "POST /api/campaigns/:id", min: "operator",
+    setup: async (f) => (await getDb().campaign.create({ data: { projectId: f.project.id, title: "walk", goal: "walk" } })).id,
+    call: (id, t) => controlCampaign(request("POST", `/api/campaigns/${id}`, t, { action: "pause" }), params(id)),
+    state: async (id) => (await getDb().campaign.findUniqueOrThrow({ where: { id } })).paused,
   },
   {
     name: "PATCH /api/team/members/:id", min: "admin",

@@ -15,6 +15,13 @@ export async function requirePromptProject(actor: Actor, promptId: string, neede
   return requireProject(actor, prompt.projectId, needed).catch(notFound("prompt"));
 }
 
+/** The project of a campaign the actor may reach. */
+export async function requireCampaignProject(actor: Actor, campaignId: string, needed: TeamRole = "viewer") {
+  const campaign = await getDb().campaign.findUnique({ where: { id: campaignId }, select: { projectId: true } });
+  if (!campaign) throw new AccessError(404, "campaign not found");
+  return requireProject(actor, campaign.projectId, needed).catch(notFound("campaign"));
+}
+
 /** The one check of "may this actor see this run": the run with its project. */
 async function requireRun(actor: Actor, runId: string, needed: TeamRole) {
   const run = await getDb().run.findUnique({ where: { id: runId }, select: { id: true, projectId: true, status: true } });

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { getDb } from "@/lib/db";
 import type { Actor } from "@/lib/auth/actor";
 import { commitChange } from "@/lib/activity/change";
 import { isSafeText } from "@/lib/validation/safe-text";
@@ -45,6 +44,3 @@ export async function createCampaign(actor: Actor, project: { id: string; teamId
     addsWork: true,
   }));
 }
-
-export const listCampaigns = (projectId: string) =>
-  getDb().campaign.findMany({ where: { projectId }, orderBy: { createdAt: "desc" } });

@@ -25,7 +25,9 @@ const snapshotSelect = (loopStateTable: string) => `
     'prompts', COALESCE((SELECT json_agg(json_build_object(
         'id', q.id, 'number', q.number, 'status', q.status, 'priority', q.priority, 'filePath', q."filePath", 'fileStatus', q."fileStatus", 'retryAt', q."retryAt",
         'dependencies', COALESCE(q.dependencies, '{}'), 'approval', q.approval, 'title', q.title))
-      FROM "Prompt" q WHERE q."projectId" = p.id AND q."planningKey" = p."planningKey"), '[]'::json)
+      FROM "Prompt" q WHERE q."projectId" = p.id AND q."planningKey" = p."planningKey"
+        -- a paused campaign's tasks wait out of the loop's sight until it is started again
+        AND (q."campaignId" IS NULL OR NOT EXISTS (SELECT 1 FROM "Campaign" c WHERE c.id = q."campaignId" AND c.paused))), '[]'::json)
   ) AS snap
   FROM ${loopStateTable} ls
   JOIN "Project" p ON p.id = ls."projectId" AND p."archivedAt" IS NULL

@@ -14,6 +14,8 @@ export const FIELD_LABELS: Record<string, string> = {
   signingSecret: "Signing secret",
   channelId: "Slack channel",
   title: "Title",
+  goal: "Goal",
+  plan: "Plan",
   priority: "Priority",
   dependencies: "Depends on",
   domain: "Domain",
