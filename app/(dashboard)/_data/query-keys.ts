@@ -18,6 +18,8 @@ export const queryKeys = {
   threads: () => ["threads"] as const,
   thread: (id: string) => ["thread", id] as const,
   usage: (from: string, to: string) => ["usage", from, to] as const,
+  campaigns: (projectId: string) => ["project", projectId, "campaigns"] as const,
+  campaign: (id: string) => ["campaign", id] as const,
 };
 
 const LOOP = new Set(["started", "stopped", "paused", "resumed", "loopStatus", "branchChange", "projectChange", "agentsChange", "allDone"]);
@@ -35,6 +37,9 @@ export function invalidationsFor(event: LiveEvent): InvalidateQueryFilters[] {
     // recordActivity writes a row for every event that carries a message.
     if (event.message !== undefined || event.type === "activity") out.push({ queryKey: queryKeys.activity(p) });
   }
+  // A campaign's page shows its tasks' states: any prompt change may be one of them.
+  if (event.type === "campaignChange" || PROMPTS.has(event.type)) out.push({ queryKey: ["campaign"] });
+  if (event.type === "campaignChange" && p) out.push({ queryKey: queryKeys.campaigns(p) });
   if (event.runId) out.push({ queryKey: queryKeys.run(event.runId) });
   if (event.promptId) out.push({ queryKey: queryKeys.prompt(event.promptId) });
   // A new turn or a receipt: the thread and the list (last turn, unread count) re-read.

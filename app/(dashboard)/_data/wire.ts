@@ -23,3 +23,4 @@ export type ThreadSummaryJson = Json<import("@/lib/threads/queries").ThreadSumma
 export type GithubConnectionJson = Json<ReturnType<typeof connectionView>>;
 export type GithubCheckJson = Json<ConnectionCheck>;
 export type DeliveryRow = Row<typeof listDeliveries>[number];
+export type CampaignView = Json<Awaited<ReturnType<typeof import("@/lib/campaigns/queries").getCampaignView>>>;

@@ -25,7 +25,10 @@ export default async function ProjectPage({ params }: { params: Promise<{ id: st
           <h1>{project.name}</h1>
           <p className="muted">{project.repoKind === "github" ? `${project.githubOwner}/${project.githubRepo}` : project.repoPath}</p>
         </div>
-        {roleAtLeast(viewer.role, "admin") && <Link className="button secondary" href={`/projects/${id}/settings`}>Settings</Link>}
+        <div className="row">
+          <Link className="button secondary" href={`/projects/${id}/campaigns`}>Campaigns</Link>
+          {roleAtLeast(viewer.role, "admin") && <Link className="button secondary" href={`/projects/${id}/settings`}>Settings</Link>}
+        </div>
       </div>
       <SandboxNotice unsandboxed={unsandboxed} />
       <RunToasts projectId={id} />
