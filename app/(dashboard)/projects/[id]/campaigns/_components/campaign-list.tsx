@@ -20,7 +20,7 @@ export function CampaignList({ projectId, canOperate }: { projectId: string; can
     <>
       {canOperate && (
         <form className="panel" method="post" onSubmit={(e) => { e.preventDefault(); create.mutate(new FormData(e.currentTarget)); }}>
-          <Field label="Title" error={create.fieldError("title")} hint="optional: the goal's first line otherwise"><input name="title" /></Field>
+          <Field label="Title" error={create.fieldError("title")} hint="optional: otherwise the first line below"><input name="title" /></Field>
           <Field label="Goal" error={create.fieldError("goal")}><textarea name="goal" rows={5} placeholder="What should be true when the campaign is done (Markdown)" /></Field>
           {create.error && !create.error.field && Object.keys(create.error.fields).length === 0 && <p className="error" role="alert">{create.error.message}</p>}
           <button type="submit" disabled={create.pending}>Start campaign</button>

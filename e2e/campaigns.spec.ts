@@ -1,0 +1,53 @@
+import { expect, test } from "@playwright/test";
+import { createProject, hydrated, screenshots, signIn } from "./helpers";
+
+// The demo agent plays the architect and the reflector from the goal's scripted answers, and the
+// workers from each task's step hints: the whole campaign runs on the real workers.
+const plan = {
+  tasks: [
+    { id: "notes", description: "Write the notes", files: ["notes.md"], stepHints: ["```file notes.md\n# Notes\n```"], exitCriteria: ["notes.md exists"] },
+    { id: "index", description: "Link the notes", files: ["index.md"], stepHints: ["```file index.md\nsee notes.md\n```"], dependencies: ["notes"] },
+  ],
+};
+const goal = [
+  "Document the project in two small steps.",
+  "````answer architect",
+  JSON.stringify(plan),
+  "````",
+  "````answer reflector",
+  '{"aligned": true, "reason": "the notes serve the goal"}',
+  "````",
+].join("\n");
+
+test("a campaign is planned, runs its tasks, is checked for drift and completes", async ({ page }) => {
+  test.setTimeout(240_000);
+  await signIn(page);
+  await createProject(page, `Campaign e2e ${Date.now()}`);
+  await hydrated(page);
+  await page.locator("body").press("o");
+  await expect(page.getByTestId("loop-mode")).toHaveText("loop running");
+
+  await page.getByRole("link", { name: "Campaigns" }).click();
+  await expect(page.getByRole("heading", { name: "Campaigns" })).toBeVisible();
+  await hydrated(page);
+  // An empty goal is refused beside its field, and nothing is created.
+  await page.getByRole("button", { name: "Start campaign" }).click();
+  await expect(page.getByText("Goal is required")).toBeVisible();
+  await expect(page.getByText("No campaigns yet.")).toBeVisible();
+  await screenshots(page, "campaign-new-error");
+
+  await page.getByLabel("Title").fill("Project notes");
+  await page.getByLabel("Goal").fill(goal);
+  await page.getByRole("button", { name: "Start campaign" }).click();
+  await expect(page.getByRole("heading", { name: "Project notes" })).toBeVisible();
+  await expect(page.getByTestId("campaign-phase")).toHaveText("Completed", { timeout: 180_000 });
+  await expect(page.getByTestId("campaign-metrics")).toHaveText("2 of 2 tasks done · 0 failed · plan 1");
+  await expect(page.getByTestId("task-notes")).toContainText("done");
+  await expect(page.getByTestId("task-index")).toContainText("after notes");
+  await expect(page.getByText("Milestones reached: 25 %, 50 %")).toBeVisible();
+  await expect(page.locator(".campaign-history")).toContainText("Campaign complete!");
+  await expect(page.locator(".campaign-history")).toContainText("Drift check: aligned (the notes serve the goal)");
+  // A closed campaign has no controls.
+  await expect(page.getByRole("button", { name: "Cancel campaign" })).toHaveCount(0);
+  await screenshots(page, "campaign-completed");
+});
