@@ -54,6 +54,11 @@ async function handleAnswer(project: Project, campaignId: string, run: Run) {
         await applyPlan(tx, c, parsed.plan, run.id);
         return [`Campaign "${c.title}": plan ${c.planVersion + 1} with ${parsed.plan.tasks.length} tasks; executing`];
       }
+      // A plan that arrives after the campaign moved on (cancelled, failed) is kept out of it.
+      if (parsed?.ok) {
+        await addEvent(tx, c.id, "plan_ignored", `A plan arrived while the campaign was ${c.phase}; it was not applied`, run.id);
+        return [];
+      }
       // An architect that failed (a plan that did not validate fails its run) is retried, up to the breaker.
       const failures = c.failures + 1;
       await addEvent(tx, c.id, "architect_failed", `Architect run failed: ${run.error ?? run.status}`, run.id);
