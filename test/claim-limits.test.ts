@@ -15,7 +15,7 @@ async function projectWithPrompt() {
   return { ...fixture, prompt, claim };
 }
 
-const runOf = (projectId: string, kind: "executor" | "planner" | "reviewer_fix", status: "running" | "succeeded" | "queued", profileId: string) =>
+const runOf = (projectId: string, kind: "executor" | "planner" | "reviewer_fix" | "architect" | "reflector", status: "running" | "succeeded" | "queued", profileId: string) =>
   getDb().run.create({ data: { projectId, kind, status, adapter: "demo", agentProfileId: profileId } });
 
 describe("a claim's slot check (invariant 2)", () => {
@@ -52,6 +52,14 @@ describe("a claim's slot check (invariant 2)", () => {
     expect(await claim()).not.toBeNull();
   });
 
+  it.each(["architect", "reflector"] as const)("a live campaign %s run holds the planner's slot: no executor starts beside it", async (kind) => {
+    const { project, profile, claim } = await projectWithPrompt();
+    const run = await runOf(project.id, kind, "running", profile.id);
+    expect(await claim({ maxExecutors: 5, cooldownMs: 0 })).toBeNull();
+    await getDb().run.update({ where: { id: run.id }, data: { status: "succeeded" } });
+    expect(await claim({ maxExecutors: 5, cooldownMs: 0 })).not.toBeNull();
+  });
+
   it("fills executor slots up to the limit and not past it", async () => {
     const { project, profile, claim } = await projectWithPrompt();
     await runOf(project.id, "executor", "running", profile.id);
@@ -80,5 +88,13 @@ describe("a run without a prompt (the planner)", () => {
     expect(await loopStateOf(project.id)).toMatchObject({ lastSpawnAt: now, emergentSpawnCount: 2 });
     expect(await createPromptlessRun({ ...input, now: new Date(now.getTime() + 60_000) })).toBeNull();
     expect(await getDb().run.count({ where: { projectId: project.id } })).toBe(1);
+  });
+
+  it("records the campaign of an architect run; a live one keeps a second promptless run out", async () => {
+    const { project, profile } = await createBareProject();
+    const campaign = await getDb().campaign.create({ data: { projectId: project.id, title: "c", goal: "g" } });
+    const input = { projectId: project.id, kind: "architect" as const, profile, now, loopState: {}, limits: { maxExecutors: 1, cooldownMs: 0 }, campaignId: campaign.id };
+    expect(await createPromptlessRun(input)).toMatchObject({ kind: "architect", campaignId: campaign.id, status: "queued" });
+    expect(await createPromptlessRun({ ...input, kind: "reflector" })).toBeNull();
   });
 });

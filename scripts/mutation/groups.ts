@@ -30,7 +30,7 @@ export const GROUPS: Record<string, MutationGroup> = {
     modules: ["lib/loop/tick.ts", "lib/loop/decide.ts", "lib/loop/backoff.ts", "lib/loop/pick-next-prompt.ts"],
     tests: [
       "lib/loop/decide.test.ts", "lib/loop/decide-planner.test.ts", "lib/loop/backoff.test.ts",
-      "lib/loop/pick-next-prompt.test.ts", "test/tick.test.ts",
+      "lib/loop/pick-next-prompt.test.ts", "test/tick.test.ts", "test/campaigns-api.test.ts",
     ],
   },
   github: {
