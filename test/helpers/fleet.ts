@@ -13,6 +13,10 @@ import { CHAOS_ENV, TICK_MS } from "./chaos-loop";
 
 /** What one host may run at once: its worker's spawn slots, and as many on its runner. */
 export const HOST_SLOTS = 2;
+// Five processes and their agents share two loaded cores here: a longer lease than the chaos
+// tests' keeps a stalled but live host from losing runs, at the price of a slower failover.
+export const FLEET_LEASE_TTL_MS = 10_000;
+export const FLEET_ENV = { ...CHAOS_ENV, LEASE_TTL_MS: String(FLEET_LEASE_TTL_MS) };
 
 type Child = ReturnType<typeof startInHost>;
 export interface FleetHost { host: Host; worker: Child; runner: Child; agentName: string; workerId: string }
@@ -38,7 +42,7 @@ export class NetFleet {
     this.stops.push(pg.stop, redis.stop, api.stop);
     const workerId = `host-${name}`;
     const worker = startInHost(host, "workers/main.ts", [], {
-      ...process.env, ...CHAOS_ENV, LOG_LEVEL: "info", WORKER_ID: workerId, SPAWN_CONCURRENCY: String(HOST_SLOTS),
+      ...process.env, ...FLEET_ENV, LOG_LEVEL: "info", WORKER_ID: workerId, SPAWN_CONCURRENCY: String(HOST_SLOTS),
       DATABASE_URL: withAddress(process.env.DATABASE_URL!, host.gateway, pg.port),
       REDIS_URL: withAddress(process.env.REDIS_URL!, host.gateway, redis.port),
     });
