@@ -86,5 +86,7 @@ export async function claimTrigger(agent: Agent, opts: ClaimOptions): Promise<Cl
       if (claimed) return claimed;
     }
     return null;
-  });
+    // A thousand polls held open on one web process all look when the server starts or a wake-up
+    // comes: each waits its turn for a pooled connection instead of failing after Prisma's 2 s.
+  }, { maxWait: 30_000, timeout: 30_000 });
 }
