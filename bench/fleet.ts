@@ -9,7 +9,8 @@ import http from "node:http";
 import { randomUUID } from "node:crypto";
 import { cpus, loadavg } from "node:os";
 import { benchEnvironment, median, percentile, sleep } from "./lib";
-import { runnerToken, startPollingRunner, startRunner, startWeb, stopRunner, treeCpuMs, treeRssMb } from "./fleet-parts";
+import { runnerToken, startPollingRunner, startRunner, stopRunner } from "./fleet-parts";
+import { startWeb, treeCpuMs, treeRssMb } from "./web";
 
 const TRIALS = Number(process.env.TRIALS ?? 30);
 const POLL_TRIALS = Number(process.env.POLL_TRIALS ?? 20);
@@ -19,7 +20,7 @@ const deadline = setTimeout(() => { console.error("bench:fleet gave up after 15 
 
 console.log(`machine: ${cpus().length} cores, load average ${loadavg()[0].toFixed(1)} at the start`);
 const { env, drop } = await benchEnvironment("fleet");
-const web = await startWeb(env);
+const web = await startWeb(".next-fleet", env);
 const { getDb, closeDb } = await import("@/lib/db");
 const { claimPromptForRun } = await import("@/lib/runs/claim");
 const { wakeRunners, closeRunnerWake } = await import("@/lib/runners/wake");

@@ -3,21 +3,16 @@
 // the team stream; prints delivery latency and the web process's memory as plain lines.
 // Run: node --import tsx bench/sse.ts   (CLIENTS, EVENTS, EVENT_GAP_MS override the sizes).
 // The build in .next-sse is made once; delete that folder to measure changed code.
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readFileSync, readdirSync } from "node:fs";
 import http from "node:http";
-import { createServer } from "node:net";
-import { join } from "node:path";
-import { benchEnvironment, ensureBuild, median, percentile, root, sleep } from "./lib";
+import { benchEnvironment, median, percentile, sleep } from "./lib";
+import { startWeb, treeRssMb } from "./web";
 
 const CLIENTS = Number(process.env.CLIENTS ?? 1_000);
 const EVENTS = Number(process.env.EVENTS ?? 50);
 const EVENT_GAP_MS = Number(process.env.EVENT_GAP_MS ?? 100);
 const DIST = ".next-sse";
 const deadline = setTimeout(() => { console.error("bench:sse gave up after 10 minutes"); process.exit(1); }, 600_000);
-
-ensureBuild(DIST);
 
 const { env, drop } = await benchEnvironment("sse");
 const { getDb, closeDb } = await import("@/lib/db");
@@ -30,41 +25,10 @@ const team = await getDb().team.create({ data: { name: "SSE bench", slug: `sse-$
 const { token, prefix, tokenHash } = issueSecret("api");
 await getDb().apiToken.create({ data: { teamId: team.id, role: "viewer", name: "bench", tokenHash, prefix } });
 
-const port = await new Promise<number>((resolve) => {
-  const s = createServer().listen(0, "127.0.0.1", () => { const p = (s.address() as { port: number }).port; s.close(() => resolve(p)); });
-});
-const web = spawn(join(root, "node_modules", ".bin", "next"), ["start", "-p", String(port), "-H", "127.0.0.1"], {
-  cwd: root, stdio: ["ignore", "ignore", "inherit"], detached: true,
-  env: { ...process.env, ...env, NODE_ENV: "production", NEXT_DIST_DIR: DIST, NEXT_TELEMETRY_DISABLED: "1", AUTH_SECRET: randomBytes(32).toString("hex"), APP_URL: `http://127.0.0.1:${port}` },
-});
-// `next start` forks the server: signal the whole group, also when this script fails.
-const stopWeb = () => { try { process.kill(-web.pid!, "SIGTERM"); } catch { /* gone */ } };
-process.on("exit", stopWeb);
-const base = `http://127.0.0.1:${port}`;
-for (const until = Date.now() + 60_000; ;) {
-  if (web.exitCode !== null) throw new Error("next start exited");
-  if (await fetch(`${base}/api/health`).then((r) => r.ok, () => false)) break;
-  if (Date.now() > until) throw new Error("the web process did not become healthy");
-  await sleep(200);
-}
+const web = await startWeb(DIST, env);
+const base = web.base;
 
-/** RSS of the web process and its children (next start may fork its server). */
-function webRssMb(): number {
-  const children = new Map<number, number[]>();
-  for (const d of readdirSync("/proc").filter((n) => /^\d+$/.test(n))) {
-    try {
-      const ppid = Number(readFileSync(`/proc/${d}/stat`, "utf8").split(") ")[1].split(" ")[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(d)]);
-    } catch { /* gone */ }
-  }
-  let kb = 0;
-  for (const stack = [web.pid!]; stack.length;) {
-    const pid = stack.pop()!;
-    try { kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0); } catch { /* gone */ }
-    stack.push(...(children.get(pid) ?? []));
-  }
-  return kb / 1024;
-}
+const webRssMb = () => treeRssMb(web.pid);
 const redisClients = async () => ((await (await readyRedis(getRedis("producer"))).client("LIST")) as string).trim().split("\n").length;
 
 // Warm the route once so the measurement does not include its first compilation/load.
@@ -128,7 +92,7 @@ console.log(`latency publish→client: p50 ${round(median(latencies))} ms, p99 $
 console.log(`web RSS: ${round(rssBefore)} MB before clients, ${round(rssConnected)} MB with ${CLIENTS} connected (${round(((rssConnected - rssBefore) * 1024) / CLIENTS)} KB per client), ${round(rssAfter)} MB after the events, ${round(rssClosed)} MB 2 s after they left`);
 console.log(`redis connections (server-wide): ${redisBefore} before clients, ${redisConnected} with ${CLIENTS} connected`);
 
-await new Promise((r) => { web.once("exit", r); stopWeb(); });
+await web.stop();
 await closeRedis();
 await closeDb();
 await drop();

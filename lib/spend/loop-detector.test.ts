@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LoopDetector, normaliseInput } from "@/lib/spend/loop-detector";
+import { describeCall, LoopDetector, normaliseInput, repeatedCallOf } from "@/lib/spend/loop-detector";
 
 const call = (id: string, input: unknown, name = "Bash") => ({ type: "tool_use" as const, id, name, input });
 
@@ -32,3 +32,20 @@ describe("LoopDetector", () => {
     expect(normaliseInput({ b: 1, a: " x\n y " })).toBe(normaliseInput({ a: "x y", b: 1 }));
   });
 });
+
+describe("the repeated call on the run page", () => {
+  it("names the same call the stop reason names, whatever the key order or spacing", () => {
+    const loops = new LoopDetector({ repeatLimit: 2, failureLimit: 5 });
+    loops.observe(call("a", { command: "ls  -la", cwd: "." }));
+    const reason = loops.observe(call("b", { cwd: ".", command: "ls -la" }));
+    expect(repeatedCallOf(reason)).toBe('Bash {"command":"ls -la","cwd":"."}');
+    expect(describeCall("Bash", { cwd: ".", command: "ls   -la" })).toBe(repeatedCallOf(reason));
+    expect(describeCall("Read", { cwd: ".", command: "ls -la" })).not.toBe(repeatedCallOf(reason));
+  });
+
+  it("finds none in any other reason", () => {
+    expect(repeatedCallOf("stopped: cost $5.02 passed the run limit of $5.00")).toBeNull();
+    expect(repeatedCallOf(null)).toBeNull();
+  });
+});
+

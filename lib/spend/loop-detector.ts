@@ -20,6 +20,15 @@ function describe(name: string, key: string): string {
   return `${name} ${input}`;
 }
 
+/** A tool call as the loop detector names it in its stop reason. */
+export const describeCall = (name: string, input: unknown): string => describe(name, normaliseInput(input));
+
+/** The call a loop stop names ("… (Bash {"command":"ls"})"), so the run page can mark its steps; null for any other reason. */
+export function repeatedCallOf(error: string | null | undefined): string | null {
+  const m = error?.match(/^stopped: the agent repeated .*? \((.*)\)$/s);
+  return m ? m[1] : null;
+}
+
 /**
  * Stops an agent going round in circles: the same tool call `repeatLimit` times in a row,
  * or the same call failing with the same output `failureLimit` times in the run.

@@ -2,6 +2,7 @@
 
 import Anser from "anser";
 import { useEffect, useRef } from "react";
+import { describeCall } from "@/lib/spend/loop-detector";
 import { toSteps, type Step } from "./log-lines";
 
 function Ansi({ text }: { text: string }) {
@@ -17,15 +18,21 @@ function Ansi({ text }: { text: string }) {
   );
 }
 
-function StepView({ step }: { step: Step }) {
+function StepView({ step, repeated }: { step: Step; repeated: string | null }) {
   if (step.kind === "raw") return <div className={step.stderr ? "line stderr" : "line"}><Ansi text={step.text} /></div>;
   const e = step.event;
   switch (e.type) {
     case "init": return <div className="step init">session started{e.model ? ` · ${e.model}` : ""}</div>;
     case "text": return <div className="step text">{e.text}</div>;
-    case "tool_use": return (
-      <details className="step tool"><summary>⚙ {e.name}</summary><pre>{JSON.stringify(e.input, null, 2)}</pre></details>
-    );
+    case "tool_use": {
+      // The call a loop stop names is marked wherever it appears: that is what went round in circles.
+      const looped = repeated !== null && describeCall(e.name, e.input) === repeated;
+      return (
+        <details className={looped ? "step tool repeated" : "step tool"} data-testid={looped ? "repeated-step" : undefined}>
+          <summary>⚙ {e.name}{looped && <span className="badge failed">repeated</span>}</summary><pre>{JSON.stringify(e.input, null, 2)}</pre>
+        </details>
+      );
+    }
     case "tool_result": return (
       <details className={e.isError ? "step result error" : "step result"}><summary>{e.isError ? "✗" : "✓"} result</summary><pre>{e.output}</pre></details>
     );
@@ -41,14 +48,14 @@ function StepView({ step }: { step: Step }) {
 }
 
 /** The run's output as it arrives: structured steps for agents we can parse, ANSI text otherwise. */
-export function LogView({ adapter, lines, follow }: { adapter: string; lines: readonly string[]; follow: boolean }) {
+export function LogView({ adapter, lines, follow, repeated = null }: { adapter: string; lines: readonly string[]; follow: boolean; repeated?: string | null }) {
   const end = useRef<HTMLDivElement>(null);
   useEffect(() => { if (follow) end.current?.scrollIntoView({ block: "end" }); }, [lines.length, follow]);
   const steps = toSteps(adapter, lines);
   return (
     <div className="log" data-testid="run-log" role="log" aria-live="polite">
       {steps.length === 0 && <p className="muted">No output yet.</p>}
-      {steps.map((s, i) => <StepView key={i} step={s} />)}
+      {steps.map((s, i) => <StepView key={i} step={s} repeated={repeated} />)}
       <div ref={end} />
     </div>
   );

@@ -6,6 +6,7 @@ import { api } from "@/app/(dashboard)/_ui/api";
 import { formatDuration, useNow } from "@/app/(dashboard)/_ui/time";
 import { useRunLog } from "@/app/(dashboard)/_live/use-run-log";
 import { LogView } from "./log-view";
+import { repeatedCallOf } from "@/lib/spend/loop-detector";
 import { useRun } from "@/app/(dashboard)/_data/use-run";
 import { useApiMutation } from "@/app/(dashboard)/_data/use-api-mutation";
 import { queryKeys } from "@/app/(dashboard)/_data/query-keys";
@@ -49,7 +50,7 @@ export function RunDetail({ runId, canOperate, canAdmin }: { runId: string; canO
         <h2>Log</h2>
         <span className="small muted" data-testid="log-status">{log.status === "ended" ? "complete" : log.status}</span>
       </div>
-      <LogView adapter={data.adapter} lines={log.lines} follow={live} />
+      <LogView adapter={data.adapter} lines={log.lines} follow={live} repeated={repeatedCallOf(data.error)} />
       {data.logTruncated && <p className="small warn">The stored log was capped; the marker shows where output was cut.</p>}
       {live && changes}
     </div>
