@@ -14,7 +14,7 @@ async function signIn(page: Page, email: string, password: string) {
 test("an owner invites a viewer, who joins and can read but not run the loop or approve", async ({ page, browser, baseURL }) => {
   await signIn(page, process.env.E2E_EMAIL!, process.env.E2E_PASSWORD!);
   await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "Team" }).click();
-  await expect(page.getByRole("heading", { name: /^Team/ })).toBeVisible();
+  await expect(page.getByRole("heading", { name: /^Team · / })).toBeVisible();
 
   await page.locator("select[name=role]").selectOption("viewer");
   await page.getByLabel("Expires after (hours)").fill("0");
