@@ -8,7 +8,7 @@ import { RunGuard, type RunLimits } from "@/lib/runs/guard";
 import { refusal } from "@/lib/spend/ceilings";
 import type { RunnerApi } from "./api";
 import { LogStream } from "./log-stream";
-import { runnerLaunch, type SandboxMode } from "./sandbox";
+import { openRunnerSession, wireRunnerMcp, type SandboxMode } from "./sandbox";
 
 /** The run part of a trigger, as the server sends it (lib/runners/trigger.ts). */
 export interface RunWork {
@@ -22,6 +22,8 @@ export interface RunWork {
   /** Set when the project's repository is local to the server: its runner API path for bundles. */
   bundlePath: string | null;
   baseBranch: string;
+  /** The base's commit, for a repository local to the server: a runner that has it needs no bundle. */
+  baseSha?: string | null;
   branch: string;
   adapter: string;
   model: string | null;
@@ -64,17 +66,27 @@ async function prepareWorktree(work: RunWork, opts: WorkOptions): Promise<{ path
     mkdirSync(repo, { recursive: true });
     await git(repo, ["init", "--quiet"]);
   }
-  let source = work.repoUrl;
-  if (!source) {
-    source = join(opts.workDir, "bundles", `${work.id}-base.bundle`);
-    mkdirSync(dirname(source), { recursive: true });
-    await opts.api.bundle("GET", work.bundlePath!, source);
+  // The usual case on a busy runner: it already holds the base the server names (its last
+  // bundle had it), so the base's ref is set here and no bundle is asked for, which saves a
+  // round trip, a bundle made on the server and a fetch: most of the time to the agent's start.
+  // The server names no base for a retry that continues its branch: that one is fetched.
+  let pushed = false;
+  if (!work.repoUrl && work.baseSha && (await git(repo, ["update-ref", `refs/remotes/origin/${work.baseBranch}`, work.baseSha]).then(() => true, () => false))) {
+    // A branch of that name the runner saw before is not the server's: it is not continued.
+    await git(repo, ["update-ref", "-d", `refs/remotes/origin/${work.branch}`]);
+  } else {
+    let source = work.repoUrl;
+    if (!source) {
+      source = join(opts.workDir, "bundles", `${work.id}-base.bundle`);
+      mkdirSync(dirname(source), { recursive: true });
+      await opts.api.bundle("GET", work.bundlePath!, source);
+    }
+    // Only this run's refs are fetched from a bundle; a URL's fetch prunes what its remote dropped.
+    await git(repo, ["fetch", "--quiet", ...(work.repoUrl ? ["--prune"] : []), source, "+refs/heads/*:refs/remotes/origin/*"]);
+    if (!work.repoUrl) rmSync(source, { force: true });
+    // A retry continues the branch an earlier attempt pushed.
+    pushed = await gitCheck(repo, ["rev-parse", "--verify", "--quiet", `refs/remotes/origin/${work.branch}`]);
   }
-  // Only this run's refs are fetched from a bundle; a URL's fetch prunes what its remote dropped.
-  await git(repo, ["fetch", "--quiet", ...(work.repoUrl ? ["--prune"] : []), source, "+refs/heads/*:refs/remotes/origin/*"]);
-  if (!work.repoUrl) rmSync(source, { force: true });
-  // A retry continues the branch an earlier attempt pushed.
-  const pushed = await gitCheck(repo, ["rev-parse", "--verify", "--quiet", `refs/remotes/origin/${work.branch}`]);
   const path = join(opts.workDir, "worktrees", work.id);
   await git(repo, ["worktree", "add", "--quiet", "-B", work.branch, path, pushed ? `origin/${work.branch}` : `origin/${work.baseBranch}`]);
   return { path, repo };
@@ -121,33 +133,40 @@ export async function workOnRun(work: RunWork, opts: WorkOptions): Promise<Outco
 }
 
 async function runAndCommit(work: RunWork, path: string, opts: WorkOptions, log: LogStream, used: { costUsd?: number; inputTokens?: number; outputTokens?: number }, signal: AbortSignal): Promise<Outcome> {
-  const baseSha = (await git(path, ["rev-parse", `origin/${work.baseBranch}`])).trim();
+  const baseSha = work.baseSha ?? (await git(path, ["rev-parse", `origin/${work.baseBranch}`])).trim();
   const refused = work.limits ? refusal(work.limits.ceilings, work.adapter) : null;
   if (refused) return { status: "failed", exitCode: null, signal: null, error: refused, failureLog: refused, retry: false };
   // The same guard as a worker's: the first ceiling crossed, or a loop, stops the agent at once.
   const guard = work.limits ? new RunGuard(work.limits, work.model ?? undefined, (reason) => log.push(`[ringmaster] ${reason}`)) : null;
-  const sandbox = await runnerLaunch(opts.sandbox, path);
-  log.push(`[runner] ${work.adapter} agent on ${work.branch}, ${sandbox.label}`);
-  const env: Record<string, string> = {};
-  for (const name of [...BASE_ENV, ...opts.passEnv]) if (process.env[name] !== undefined) env[name] = process.env[name]!;
-  Object.assign(env, { RINGMASTER_URL: opts.url, RINGMASTER_TOKEN: work.token, RINGMASTER_RUN_ID: work.id, RINGMASTER_PROJECT_ID: work.project.id, ...(work.promptId ? { RINGMASTER_PROMPT_ID: work.promptId } : {}) });
   let sawSignal = !work.completionSignal;
-  const exit = await runAgent({
-    adapter: underWatchdog(requireAdapter(work.adapter), process.execPath),
-    context: { prompt: work.prompt, model: work.model ?? undefined, commandTemplate: work.commandTemplate ?? undefined, worktree: path, extraArgs: work.extraArgs, permissionMode: work.permissionMode ?? undefined },
-    env, launch: sandbox.launch, signal, stopNow: guard?.signal, maxDurationMs: work.maxRunDurationMs,
-    onLine: ({ line, stream }) => {
-      log.push(stream === "stderr" ? `[stderr] ${line}` : line);
-      if (work.completionSignal && line.includes(work.completionSignal)) sawSignal = true;
-    },
-    onEvent: (e) => {
-      guard?.observe(e);
-      // What the guard counted (priced with the team's table) is what the heartbeat reports.
-      const totals = guard?.totals;
-      if (totals) Object.assign(used, { costUsd: totals.costUsd, inputTokens: totals.inputTokens, outputTokens: totals.outputTokens });
-      else if (e.type === "result") Object.assign(used, { costUsd: e.costUsd, inputTokens: e.inputTokens, outputTokens: e.outputTokens });
-    },
-  });
+  const session = await openRunnerSession(opts.sandbox, path, { url: opts.url, token: work.token });
+  let exit;
+  try {
+    const mcp = await wireRunnerMcp(session, work.adapter);
+    log.push(`[runner] ${work.adapter} agent on ${work.branch}, ${session.label}${mcp.wired ? ", its MCP config pointed at the server's /api/mcp" : ""}`);
+    const env: Record<string, string> = {};
+    for (const name of [...BASE_ENV, ...opts.passEnv]) if (process.env[name] !== undefined) env[name] = process.env[name]!;
+    Object.assign(env, { RINGMASTER_URL: opts.url, RINGMASTER_TOKEN: work.token, RINGMASTER_RUN_ID: work.id, RINGMASTER_PROJECT_ID: work.project.id, ...(work.promptId ? { RINGMASTER_PROMPT_ID: work.promptId } : {}), ...mcp.env });
+    exit = await runAgent({
+      adapter: underWatchdog(requireAdapter(work.adapter), process.execPath),
+      context: { prompt: work.prompt, model: work.model ?? undefined, commandTemplate: work.commandTemplate ?? undefined, worktree: path, extraArgs: [...mcp.args, ...work.extraArgs], permissionMode: work.permissionMode ?? undefined },
+      env, launch: session.launch, signal, stopNow: guard?.signal, maxDurationMs: work.maxRunDurationMs,
+      onSpawn: (pid) => opts.say(`run ${work.id}: agent started (pid ${pid})`),
+      onLine: ({ line, stream }) => {
+        log.push(stream === "stderr" ? `[stderr] ${line}` : line);
+        if (work.completionSignal && line.includes(work.completionSignal)) sawSignal = true;
+      },
+      onEvent: (e) => {
+        guard?.observe(e);
+        // What the guard counted (priced with the team's table) is what the heartbeat reports.
+        const totals = guard?.totals;
+        if (totals) Object.assign(used, { costUsd: totals.costUsd, inputTokens: totals.inputTokens, outputTokens: totals.outputTokens });
+        else if (e.type === "result") Object.assign(used, { costUsd: e.costUsd, inputTokens: e.inputTokens, outputTokens: e.outputTokens });
+      },
+    });
+  } finally {
+    await session.close();
+  }
   const base = { exitCode: exit.exitCode, signal: exit.signal, summary: exit.result?.summary?.slice(0, 20_000) };
   // A person decides whether a runaway is worth another try: no automatic retry.
   if (guard?.stopReason) return { ...base, status: "failed", error: guard.stopReason, retry: false };

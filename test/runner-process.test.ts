@@ -65,6 +65,32 @@ describe("a real runner process", () => {
     expect(execFileSync("git", ["show", "main:two.txt"], { cwd: repoPath }).toString()).toBe("2\n");
   }, 240_000);
 
+  it("asks no bundle for a run whose base it already holds, and still hands back only that run's work", async () => {
+    const { team, project, repoPath } = await createTeamWithProject({ maxParallel: 1, cooldownMs: 0 });
+    await getDb().projectSettings.update({ where: { projectId: project.id }, data: { useRunners: true } });
+    await getDb().loopState.update({ where: { projectId: project.id }, data: { mode: "running" } });
+    const api = await startRunnerApi();
+    stops.push(() => api.stop());
+    const runner = startRunnerProcess(api.url, await runnerToken(team.id));
+    stops.push(stopChild(runner));
+    const fail = (err: Error) => { throw new Error(`${err.message}\nrunner:\n${runner.output()}`); };
+    await waitUntil("the runner to register", async () => runner.output().includes("registered as")).catch(fail);
+    const db = getDb();
+    // No worker: nothing is merged between the two runs, so the base stays where it was.
+    for (const [number, title] of [[1, "one"], [2, "two"]] as const) {
+      await addPrompt(project.id, { number, title, body: fileEdit(`${title}.txt`, String(number), 0) });
+      await runTick(project.id);
+      await waitUntil(`P${number} handed back`, async () => db.run.findFirst({ where: { projectId: project.id, prompt: { number }, status: "succeeded" } })).catch(fail);
+    }
+    expect(api.requests.filter((r) => /^GET \/api\/runner\/runs\/[^/]+\/bundle$/.test(r))).toHaveLength(1);
+    expect(api.requests.filter((r) => /^POST \/api\/runner\/runs\/[^/]+\/bundle$/.test(r))).toHaveLength(2);
+    const main = execFileSync("git", ["rev-parse", "main"], { cwd: repoPath }).toString().trim();
+    for (const [branch, file] of [["ringmaster/1-one", "one.txt"], ["ringmaster/2-two", "two.txt"]]) {
+      expect(execFileSync("git", ["rev-parse", `${branch}~1`], { cwd: repoPath }).toString().trim()).toBe(main);
+      expect(execFileSync("git", ["diff", "--name-only", main, branch], { cwd: repoPath }).toString().trim()).toBe(file);
+    }
+  }, 120_000);
+
   it("on Ctrl-C stops its agent, reports the run cancelled at once (not left to its lease), goes offline and exits 130", async () => {
     const { team, project } = await createTeamWithProject({ maxParallel: 1, cooldownMs: 0 });
     await getDb().projectSettings.update({ where: { projectId: project.id }, data: { useRunners: true } });

@@ -75,7 +75,8 @@ const FINDERS: Record<TriggerType, Finder> = {
  */
 export async function claimTrigger(agent: Agent, opts: ClaimOptions): Promise<Claimed | null> {
   return getDb().$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT id FROM "Agent" WHERE id = ${agent.id} FOR UPDATE`;
+    // Locks the agent's row; a look for work is also presence, so it marks the agent seen.
+    await tx.$executeRaw`UPDATE "Agent" SET "lastSeenAt" = ${opts.now} WHERE id = ${agent.id}`;
     const holding = await tx.run.count({ where: { remoteAgentId: agent.id, status: { in: ["starting", "running"] } } });
     for (const type of TRIGGER_TYPES) {
       const find = FINDERS[type];

@@ -31,12 +31,11 @@ export async function pollForTrigger(caller: RunnerCaller, agent: Agent, waitSec
     }
     const left = deadline - Date.now();
     if (left <= 0 || signal?.aborted) { wake.cancel(); return { trigger: null }; }
-    // A held poll is presence: the agent is marked seen at least once a lease TTL, so its
-    // offers and assignments are not released while it waits.
+    // A held poll is presence: it looks again at least once a lease TTL, and each look marks
+    // the agent seen (claimTrigger), so its offers and assignments are not released while it waits.
     await wake.wait(Math.min(left, env.LEASE_TTL_MS), signal);
     if (signal?.aborted) return { trigger: null };
     // A token revoked while its poll was held gets no more work.
     if (!(await isRunnerTokenCurrent(caller.tokenId))) return { trigger: null };
-    await db.agent.update({ where: { id: agent.id }, data: { lastSeenAt: new Date() } });
   }
 }

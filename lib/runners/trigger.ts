@@ -1,7 +1,7 @@
 import { getDb } from "@/lib/db";
 import { getEnv } from "@/lib/env";
 import { announce } from "@/lib/events/publish";
-import { runBranchName } from "@/lib/git";
+import { branchExists, git, runBranchName } from "@/lib/git";
 import { createRunToken } from "@/lib/auth/tokens";
 import { freshBranchName } from "@/lib/runs/run-branch";
 import { budgetedCeilings, runCeilings, runWallTimeMs } from "@/lib/spend/ceilings";
@@ -10,6 +10,7 @@ import { recordActivity } from "@/lib/activity/record";
 import type { Claimed } from "@/lib/runners/claim";
 import { triggerInstruction, type TriggerType } from "@/lib/runners/trigger-types";
 import { leadPrompt } from "@/lib/threads/lead-run";
+import { MCP_SERVER_NAME, mcpWiring } from "@/lib/agents/mcp-config";
 
 export const promptText = (p: { number: number; title: string; body: string }) => `# Prompt ${p.number}: ${p.title}\n\n${p.body}`;
 
@@ -24,13 +25,20 @@ function repoSource(project: { repoKind: string; repoPath: string | null; github
 }
 
 /**
- * The trigger a runner receives for a run it now holds: the prompt, the repository, the
- * branch to push, the agent to run and a run-scoped token. The run moves to `running` here,
- * with its branch fixed (a retry continues the prompt's branch).
+ * The base branch's commit when the project's repository is local to the server (its runs go out
+ * as bundles): a runner that already has that commit skips the bundle. None for a retry whose
+ * branch the server holds, which the runner must fetch to continue.
  */
+async function localBaseSha(project: { repoKind: string; repoPath: string | null }, baseBranch: string, retriedBranch: string | null): Promise<string | null> {
+  if (project.repoKind === "github" || !project.repoPath) return null;
+  if (retriedBranch && (await branchExists(project.repoPath, retriedBranch))) return null;
+  return (await git(project.repoPath, ["rev-parse", "--verify", "--quiet", `refs/heads/${baseBranch}^{commit}`]).catch(() => "")).trim() || null;
+}
+
 /** What a conversation run is told: why it woke, the worker's outcome if that is why, then the thread. */
-async function conversationText(type: TriggerType, run: { threadId: string; threadSeq: number | null }, finishedRunId?: string): Promise<{ instruction: string; text: string }> {
-  const thread = await leadPrompt(run.threadId, run.threadSeq ?? 0);
+async function conversationText(type: TriggerType, run: { threadId: string; threadSeq: number | null; adapter: string }, finishedRunId?: string): Promise<{ instruction: string; text: string }> {
+  // The runner wires the agent's CLI to the MCP endpoint wherever the CLI can be (runner/sandbox.ts).
+  const thread = await leadPrompt(run.threadId, run.threadSeq ?? 0, mcpWiring(run.adapter, "", "") ? MCP_SERVER_NAME : null);
   if (!finishedRunId) {
     const instruction = triggerInstruction(type, run.threadId);
     return { instruction, text: `${instruction}.\n\n${thread}` };
@@ -41,8 +49,12 @@ async function conversationText(type: TriggerType, run: { threadId: string; thre
   return { instruction, text: [`${instruction}.`, ended, done.summary ? `Its summary:\n${done.summary}` : null, thread].filter((l) => l !== null).join("\n\n") };
 }
 
+/**
+ * The trigger a runner receives for a run it now holds: the prompt, the repository, the
+ * branch to push, the agent to run and a run-scoped token. The run moves to `running` here,
+ * with its branch fixed (a retry continues the prompt's branch).
+ */
 async function runTrigger(type: TriggerType, runId: string, finishedRunId?: string) {
-
   const db = getDb();
   const env = getEnv();
   const run = await db.run.findUniqueOrThrow({ where: { id: runId }, include: { project: { include: { settings: true } }, prompt: true, agentProfile: true } });
@@ -55,11 +67,16 @@ async function runTrigger(type: TriggerType, runId: string, finishedRunId?: stri
   await db.run.update({ where: { id: run.id }, data: { status: "running", startedAt: new Date(), branch } });
   // The runner enforces these from its agent's live output with the same guard as a worker.
   const { ceilings, costLimit } = budgetedCeilings(runCeilings(profile ?? { maxTokens: null, maxCostUsd: null, maxToolCalls: null, maxTurns: null }, settings), run.reservedUsd);
-  const limits = { ceilings, costLimit, prices: await teamPriceTable(project.teamId), loops: { repeatLimit: settings.loopRepeatLimit, failureLimit: settings.loopFailureLimit } };
-  const token = await createRunToken({ id: run.id, projectId: project.id, teamId: project.teamId }, settings.maxRunDurationMs + 10 * 60_000);
-  await announce(project.teamId, { type: "agentsChange", projectId: project.id, runId: run.id, promptId: prompt?.id });
-  if (prompt) await recordActivity(project, "taskAssigned", `#${prompt.number} ${prompt.title}: run ${run.id} started on a remote runner`, { runId: run.id, promptId: prompt.id });
-  const talk = run.threadId ? await conversationText(type, { threadId: run.threadId, threadSeq: run.threadSeq }, finishedRunId) : null;
+  // Independent of each other: asked at once, since the runner's agent waits for the answer.
+  const [prices, token, baseSha, talk] = await Promise.all([
+    teamPriceTable(project.teamId),
+    createRunToken({ id: run.id, projectId: project.id, teamId: project.teamId }, settings.maxRunDurationMs + 10 * 60_000),
+    localBaseSha(project, baseBranch, prompt?.branch ?? null),
+    run.threadId ? conversationText(type, { threadId: run.threadId, threadSeq: run.threadSeq, adapter: run.adapter }, finishedRunId) : null,
+    announce(project.teamId, { type: "agentsChange", projectId: project.id, runId: run.id, promptId: prompt?.id }),
+    prompt ? recordActivity(project, "taskAssigned", `#${prompt.number} ${prompt.title}: run ${run.id} started on a remote runner`, { runId: run.id, promptId: prompt.id }) : null,
+  ]);
+  const limits = { ceilings, costLimit, prices, loops: { repeatLimit: settings.loopRepeatLimit, failureLimit: settings.loopFailureLimit } };
   return {
     type,
     instruction: talk?.instruction ?? triggerInstruction(type, prompt?.id ?? run.id),
@@ -67,7 +84,7 @@ async function runTrigger(type: TriggerType, runId: string, finishedRunId?: stri
       id: run.id, kind: run.kind, attempt: run.attempt, promptId: prompt?.id ?? null, threadId: run.threadId,
       prompt: talk?.text ?? (prompt ? promptText(prompt) : ""),
       project: { id: project.id, name: project.name },
-      ...repoSource(project, run.id), baseBranch, branch,
+      ...repoSource(project, run.id), baseBranch, baseSha, branch,
       adapter: run.adapter, model: run.model,
       commandTemplate: profile?.commandTemplate ?? null, extraArgs: profile?.extraArgs ?? [], permissionMode: profile?.permissionMode ?? null, completionSignal: profile?.completionSignal ?? null,
       maxRunDurationMs: settings.maxRunDurationMs, verifyCommand: settings.verifyCommand, limits,

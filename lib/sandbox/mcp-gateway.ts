@@ -1,12 +1,14 @@
 import { chmod } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { MCP_PATH } from "@/lib/sandbox/bwrap";
 
 /** Answers one MCP request exactly as Ringmaster's `/api/mcp` would. */
 export type McpServe = (req: Request) => Promise<Response>;
-export type McpGateway = { refused: () => Record<string, number>; close: () => Promise<void> };
+/** `port`: the loopback TCP port it listens on, when it was given no socket. */
+export type McpGateway = { refused: () => Record<string, number>; close: () => Promise<void>; port: number | null };
 
 const METHODS = new Set(["POST", "GET", "DELETE"]);
 // Streamable HTTP's own headers; nothing else of the agent's request (cookies, forwarded-for) passes.
@@ -21,8 +23,9 @@ const answer = (res: ServerResponse, status: number, code: string, message: stri
  * The sandbox's only road to Ringmaster: an HTTP server on a Unix socket (bridged to a fixed
  * loopback port inside) that passes the MCP path, and nothing else of the app, to `serve`,
  * under the run's own token whatever the agent sent. Refused requests are counted by path.
+ * Without a socket path it listens on a free loopback port (an agent that is not sandboxed).
  */
-export async function startMcpGateway(opts: { socketPath: string; token: string; serve: McpServe }): Promise<McpGateway> {
+export async function startMcpGateway(opts: { socketPath?: string; token: string; serve: McpServe }): Promise<McpGateway> {
   const refused: Record<string, number> = {};
   const server = createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0];
@@ -34,11 +37,13 @@ export async function startMcpGateway(opts: { socketPath: string; token: string;
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(opts.socketPath, () => resolve());
+    if (opts.socketPath) server.listen(opts.socketPath, () => resolve());
+    else server.listen(0, "127.0.0.1", () => resolve());
   });
   // The sandboxed user connects to it; only its own sandbox has the socket's folder mounted.
-  await chmod(opts.socketPath, 0o666);
+  if (opts.socketPath) await chmod(opts.socketPath, 0o666);
   return {
+    port: opts.socketPath ? null : (server.address() as AddressInfo).port,
     refused: () => ({ ...refused }),
     close: () => new Promise((resolve) => {
       server.close(() => resolve());

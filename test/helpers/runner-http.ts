@@ -14,6 +14,8 @@ import { POST as heartbeat } from "@/app/api/runner/runs/[id]/heartbeat/route";
 import { POST as log } from "@/app/api/runner/runs/[id]/log/route";
 import { POST as complete } from "@/app/api/runner/runs/[id]/complete/route";
 import { GET as baseBundle, POST as runBundle } from "@/app/api/runner/runs/[id]/bundle/route";
+import { GET as mcpGet, POST as mcpPost } from "@/app/api/mcp/route";
+import { GET as thread } from "@/app/api/threads/[id]/route";
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 const routes: Array<[string, RegExp, Handler]> = [
@@ -23,6 +25,8 @@ const routes: Array<[string, RegExp, Handler]> = [
   ["POST", /^\/api\/runner\/runs\/([^/]+)\/heartbeat$/, heartbeat as Handler], ["POST", /^\/api\/runner\/runs\/([^/]+)\/log$/, log as Handler],
   ["POST", /^\/api\/runner\/runs\/([^/]+)\/complete$/, complete as Handler],
   ["GET", /^\/api\/runner\/runs\/([^/]+)\/bundle$/, baseBundle as Handler], ["POST", /^\/api\/runner\/runs\/([^/]+)\/bundle$/, runBundle as Handler],
+  // What a runner's agent reaches with its run's token: the MCP endpoint, and the API as that token.
+  ["POST", /^\/api\/mcp$/, mcpPost as Handler], ["GET", /^\/api\/mcp$/, mcpGet as Handler], ["GET", /^\/api\/threads\/([^/]+)$/, thread as Handler],
 ];
 
 /**
@@ -30,9 +34,11 @@ const routes: Array<[string, RegExp, Handler]> = [
  * real runner process against them (and stop and restart "the server" under it) without a
  * Next.js build; the Playwright spec e2e/runners.spec.ts covers the same against `next start`.
  */
-export async function startRunnerApi(port = 0): Promise<{ url: string; port: number; stop: () => Promise<void> }> {
+export async function startRunnerApi(port = 0): Promise<{ url: string; port: number; requests: string[]; stop: () => Promise<void> }> {
+  const requests: string[] = [];
   const server: Server = createServer(async (req, res) => {
     const url = new URL(req.url!, "http://127.0.0.1");
+    requests.push(`${req.method} ${url.pathname}`);
     const route = routes.find(([method, path]) => method === req.method && path.test(url.pathname));
     if (!route) { res.writeHead(404).end(); return; }
     const chunks: Buffer[] = [];
@@ -51,7 +57,7 @@ export async function startRunnerApi(port = 0): Promise<{ url: string; port: num
   await new Promise<void>((r) => server.listen(port, "127.0.0.1", r));
   const bound = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${bound}`, port: bound,
+    url: `http://127.0.0.1:${bound}`, port: bound, requests,
     stop: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
   };
 }
