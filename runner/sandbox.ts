@@ -22,6 +22,8 @@ export type RunnerSession = {
   mcpUrl: string | null;
   /** The run's private HOME as the agent's CLI flags name it, and a file written into it. */
   home: string;
+  /** Whether the agent's HOME is that private one (sandboxed), not the user's own. */
+  ownHome: boolean;
   writeHomeFile: (path: string, content: string) => Promise<void>;
   /** Stops the gateway and removes the run's HOME. */
   close: () => Promise<void>;
@@ -75,7 +77,7 @@ export async function openRunnerSession(mode: SandboxMode, worktree: string, mcp
     },
   };
   if (!sandboxed) {
-    return { ...common, home, launch: (spec) => spec, label: mode === "off" ? "unsandboxed (--sandbox off)" : "unsandboxed (bwrap is not installed)" };
+    return { ...common, home, ownHome: false, launch: (spec) => spec, label: mode === "off" ? "unsandboxed (--sandbox off)" : "unsandboxed (bwrap is not installed)" };
   }
   const [commonDir, worktreeDir] = gitDirs![0].trim().split("\n");
   const branchRef = gitDirs![1].trim();
@@ -86,6 +88,7 @@ export async function openRunnerSession(mode: SandboxMode, worktree: string, mcp
   return {
     ...common,
     home: SANDBOX_HOME,
+    ownHome: true,
     label: "sandboxed (bwrap, no network)",
     launch: (spec) => ({ command: BWRAP!, args: bwrapArgs(mounts, null, spec), env: { ...spec.env, HOME: SANDBOX_HOME, TMPDIR: "/tmp" } }),
   };
@@ -94,12 +97,18 @@ export async function openRunnerSession(mode: SandboxMode, worktree: string, mcp
 /**
  * Points the run's CLI at the MCP gateway with the CLI's own flags and files (lib/agents/mcp-config.ts),
  * as a worker does; a CLI without MCP support (shell, aider) still finds the URL in RINGMASTER_MCP_URL.
+ * Unsandboxed the agent keeps the user's HOME, which is never written: a CLI that reads its MCP
+ * servers only from there (Gemini CLI) is left unwired, and `unwired` says why.
  */
-export async function wireRunnerMcp(session: RunnerSession, adapter: string): Promise<{ wired: boolean; args: string[]; env: Record<string, string> }> {
+export async function wireRunnerMcp(session: RunnerSession, adapter: string): Promise<{ wired: boolean; unwired?: string; args: string[]; env: Record<string, string> }> {
   if (!session.mcpUrl) return { wired: false, args: [], env: {} };
   const env = { RINGMASTER_MCP_URL: session.mcpUrl };
   const wiring = mcpWiring(adapter, session.mcpUrl, session.home);
   if (!wiring) return { wired: false, args: [], env };
+  const fromHome = wiring.files.filter((f) => !wiring.args.includes(`${session.home}/${f.path}`));
+  if (!session.ownHome && fromHome.length) {
+    return { wired: false, unwired: `${adapter} reads its MCP servers only from ~/${fromHome[0].path}, which the runner does not write outside its sandbox`, args: [], env };
+  }
   for (const file of wiring.files) await session.writeHomeFile(file.path, file.content);
   return { wired: true, args: wiring.args, env: { ...wiring.env, ...env } };
 }

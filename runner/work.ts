@@ -143,7 +143,7 @@ async function runAndCommit(work: RunWork, path: string, opts: WorkOptions, log:
   let exit;
   try {
     const mcp = await wireRunnerMcp(session, work.adapter);
-    log.push(`[runner] ${work.adapter} agent on ${work.branch}, ${session.label}${mcp.wired ? ", its MCP config pointed at the server's /api/mcp" : ""}`);
+    log.push(`[runner] ${work.adapter} agent on ${work.branch}, ${session.label}${mcp.wired ? ", its MCP config pointed at the server's /api/mcp" : mcp.unwired ? `, no MCP (${mcp.unwired})` : ""}`);
     const env: Record<string, string> = {};
     for (const name of [...BASE_ENV, ...opts.passEnv]) if (process.env[name] !== undefined) env[name] = process.env[name]!;
     Object.assign(env, { RINGMASTER_URL: opts.url, RINGMASTER_TOKEN: work.token, RINGMASTER_RUN_ID: work.id, RINGMASTER_PROJECT_ID: work.project.id, ...(work.promptId ? { RINGMASTER_PROMPT_ID: work.promptId } : {}), ...mcp.env });

@@ -1,4 +1,7 @@
-import { existsSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createRequire } from "node:module";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
@@ -6,6 +9,7 @@ import { runTick } from "@/lib/loop/tick";
 import { closeRunnerWake } from "@/lib/runners/wake";
 import { addPrompt, createTeamWithProject, waitUntil } from "./helpers/fixtures";
 import { runnerToken } from "./helpers/runners";
+import { openRunnerSession, wireRunnerMcp } from "@/runner/sandbox";
 import { startRunnerApi, startRunnerProcess } from "./helpers/runner-http";
 
 const stops: Array<() => Promise<unknown>> = [];
@@ -108,4 +112,29 @@ describe("an agent started by a remote runner reaches the server's MCP endpoint 
     ]);
     expect(await threadTurns(prompt.id)).toEqual([[1, "worker", "progress", run.id, "remote, through the SDK"]]);
   }, 150_000);
+
+  it("unsandboxed, a CLI's config goes to the run's own folder named by its flag; one read only from HOME is left unwired", async () => {
+    const worktree = mkdtempSync(join(tmpdir(), "rm-wire-"));
+    execFileSync("git", ["init", "-q", worktree]);
+    const session = await openRunnerSession("off", worktree, { url: "http://127.0.0.1:9", token: "rm_run_x" });
+    try {
+      expect(session.mcpUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+      const claude = await wireRunnerMcp(session, "claude");
+      expect(claude.wired).toBe(true);
+      expect(claude.args.slice(0, 2)).toEqual(["--mcp-config", `${session.home}/.ringmaster/mcp.json`]);
+      expect(JSON.parse(readFileSync(claude.args[1], "utf8"))).toEqual({ mcpServers: { ringmaster: { type: "http", url: session.mcpUrl } } });
+      expect(session.home.startsWith(tmpdir())).toBe(true);
+      expect(await wireRunnerMcp(session, "gemini")).toEqual({
+        wired: false, args: [], env: { RINGMASTER_MCP_URL: session.mcpUrl },
+        unwired: "gemini reads its MCP servers only from ~/.gemini/settings.json, which the runner does not write outside its sandbox",
+      });
+      expect(existsSync(join(session.home, ".gemini"))).toBe(false);
+      // The gateway answers for the server it relays to; that one is down here.
+      const res = await fetch(session.mcpUrl!, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+      expect([res.status, (await res.json()).error.code]).toEqual([502, "unavailable"]);
+    } finally {
+      await session.close();
+    }
+    expect(existsSync(session.home)).toBe(false);
+  });
 });

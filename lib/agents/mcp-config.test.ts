@@ -19,10 +19,9 @@ describe("mcpWiring", () => {
     });
   });
 
-  it("gives Gemini CLI a settings.json in the run's own HOME with a trusted Streamable HTTP server, also named as its system settings", () => {
+  it("gives Gemini CLI a settings.json in the run's own HOME with a trusted Streamable HTTP server", () => {
     const w = mcpWiring("gemini", URL, "/home/agent")!;
     expect(w.args).toEqual([]);
-    expect(w.env).toEqual({ GEMINI_CLI_SYSTEM_SETTINGS_PATH: "/home/agent/.gemini/settings.json" });
     expect(w.files.map((f) => [f.path, JSON.parse(f.content)])).toEqual([[".gemini/settings.json", { mcpServers: { ringmaster: { httpUrl: URL, trust: true } } }]]);
   });
 

@@ -20,9 +20,7 @@ const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
  * - Codex: `-c` config overrides (TOML values); `codex exec` has no server-file flag, and
  *   overrides write nothing anywhere. Its tools are approved up front, as for Claude Code.
  * - Gemini CLI: `mcpServers` in `~/.gemini/settings.json`, here the run's own HOME; `httpUrl`
- *   is Streamable HTTP, and `trust` skips confirmations a headless run cannot give. The same
- *   file is named as its system settings (GEMINI_CLI_SYSTEM_SETTINGS_PATH), so a CLI that
- *   keeps the user's own HOME (a runner's `--sandbox off`) reads it too, beside its own.
+ *   is Streamable HTTP, and `trust` skips confirmations a headless run cannot give.
  * - The demo agent reads the URL from its environment.
  * The gateway adds the run's token, so no file holds it. Null: the CLI has no MCP support.
  */
@@ -45,11 +43,7 @@ export function mcpWiring(adapter: string, url: string, home: string): McpWiring
         files: [],
       };
     case "gemini":
-      return {
-        args: [],
-        env: { GEMINI_CLI_SYSTEM_SETTINGS_PATH: `${home}/${GEMINI_SETTINGS}` },
-        files: [{ path: GEMINI_SETTINGS, content: json({ mcpServers: { [MCP_SERVER_NAME]: { httpUrl: url, trust: true } } }) }],
-      };
+      return { args: [], env: {}, files: [{ path: GEMINI_SETTINGS, content: json({ mcpServers: { [MCP_SERVER_NAME]: { httpUrl: url, trust: true } } }) }] };
     case "demo":
       return { args: [], env: {}, files: [] };
     default:
