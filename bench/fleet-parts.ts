@@ -61,3 +61,12 @@ export function startPollingRunner(base: string, token: string, everyMs = 2_000)
   })();
   return { stop: async () => { on = false; await loop; } };
 }
+
+/** When the runner's log says it received run `runId` and when its agent process started (its own clock, the same machine's). */
+export function runnerTimes(output: string, runId: string): { received: number | null; started: number | null } {
+  const at = (pattern: RegExp) => { const m = pattern.exec(output); return m ? Date.parse(m[1]) : null; };
+  return {
+    received: at(new RegExp(`\\[runner (\\S+)\\] \\w+: run ${runId} `)),
+    started: at(new RegExp(`\\[runner (\\S+)\\] run ${runId}: agent started`)),
+  };
+}

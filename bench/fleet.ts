@@ -1,6 +1,7 @@
 // npm run bench:fleet — remote runners against one `next start` web process:
 //  1. trigger → run handed to a runner: the real runner's long-poll against a runner that
-//     polls every 2 s (the poll-loop design), both measured here, with their ratio;
+//     polls every 2 s (the poll-loop design), both measured here, with their ratio; and
+//     trigger → the real runner's agent process started, split into its stages;
 //  2. 1,000 idle long-polls held open on the web process: memory per poll and CPU;
 //  3. runs completed per second with 1, 2 and 4 runners (demo agents: commit and push).
 // A "trigger" is what the tick does for a project on runners: claim the prompt into a pool run
@@ -9,7 +10,7 @@ import http from "node:http";
 import { randomUUID } from "node:crypto";
 import { cpus, loadavg } from "node:os";
 import { benchEnvironment, median, percentile, sleep } from "./lib";
-import { runnerToken, startPollingRunner, startRunner, stopRunner } from "./fleet-parts";
+import { runnerTimes, runnerToken, startPollingRunner, startRunner, stopRunner } from "./fleet-parts";
 import { startWeb, treeCpuMs, treeRssMb } from "./web";
 
 const TRIALS = Number(process.env.TRIALS ?? 30);
@@ -53,22 +54,27 @@ async function trigger(p: Awaited<ReturnType<typeof runnerProject>>, body = "pri
   const prompt = await db.prompt.create({ data: { projectId: p.project.id, planningKey: p.project.planningKey, number: n, title: `t${n}`, body } });
   const t0 = Date.now();
   const claimed = await claimPromptForRun({ projectId: p.project.id, promptId: prompt.id, profile: p.profile, routing: {}, now: new Date(), limits: { maxExecutors: 64, cooldownMs: 0 }, remote: true });
+  const committed = Date.now();
   await wakeRunners(p.team.id);
-  return { t0, runId: claimed!.run.id };
+  return { t0, committed, published: Date.now(), runId: claimed!.run.id };
 }
+
+type Trial = { t0: number; committed: number; published: number; runId: string; handed: number };
 
 /** Trigger → the run handed to a runner (its `startedAt`, set when the poll claims it). */
 async function handOff(p: Awaited<ReturnType<typeof runnerProject>>, trials: number, gapMs: () => number) {
   const latencies: number[] = [];
+  const stages: Trial[] = [];
   for (let i = 0; i < trials; i++) {
-    const { t0, runId } = await trigger(p);
-    const run = await waitFor(() => db.run.findFirst({ where: { id: runId, startedAt: { not: null } } }));
-    latencies.push(run.startedAt!.getTime() - t0);
+    const t = await trigger(p);
+    const run = await waitFor(() => db.run.findFirst({ where: { id: t.runId, startedAt: { not: null } } }));
+    latencies.push(run.startedAt!.getTime() - t.t0);
+    stages.push({ ...t, handed: run.startedAt!.getTime() });
     // Never more runs live than the runner's slots, so it is always back in its poll.
     await waitFor(async () => (await db.run.count({ where: { projectId: p.project.id, status: { in: ["queued", "starting", "running"] } } })) < 2);
     await sleep(gapMs());
   }
-  return latencies;
+  return Object.assign(latencies, { stages });
 }
 
 // 1. Latency: the real runner (long-poll) against a runner polling every 2 s.
@@ -76,6 +82,10 @@ const longPoll = await runnerProject();
 const runner = await startRunner(web.base, longPoll.token, "long-poll", 4);
 await handOff(longPoll, 2, () => 200); // warm the routes
 const held = await handOff(longPoll, TRIALS, () => 100 + Math.random() * 400);
+// Where the time goes, trial by trial: the tick's claim commits; the wake-up is published; the web
+// process's poll claims the run (its startedAt); the runner has the answer (its log); its agent starts.
+await waitFor(async () => held.stages.every((t) => runnerTimes(runner.output(), t.runId).started !== null) || null, 60_000).catch(() => {});
+const stageRows = held.stages.map((t) => ({ ...t, ...runnerTimes(runner.output(), t.runId) })).filter((t) => t.received !== null && t.started !== null);
 await stopRunner(runner);
 const polling = await runnerProject();
 const poller = startPollingRunner(web.base, polling.token);
@@ -86,6 +96,16 @@ const [h50, h99, p50, p99] = [median(held), percentile(held, 99), median(polled)
 console.log(`trigger → run handed to the runner, long-poll (${held.length} trials): p50 ${fmt(h50)}, p99 ${fmt(h99)} (target p99 ≤ 250 ms)`);
 console.log(`trigger → run handed to the runner, polling every 2 s (${polled.length} trials): p50 ${fmt(p50)}, p99 ${fmt(p99)}`);
 console.log(`ratio (2 s poll / long-poll): p50 ${(p50 / h50).toFixed(1)}×, p99 ${(p99 / h99).toFixed(1)}×`);
+const stage = (label: string, values: number[]) => console.log(`  ${label}: p50 ${fmt(median(values))}, p99 ${fmt(percentile(values, 99))}`);
+const started = stageRows.map((t) => t.started! - t.t0);
+const fromCommit = stageRows.map((t) => t.started! - t.committed);
+console.log(`trigger → the runner's agent started, long-poll (${stageRows.length} trials): p50 ${fmt(median(started))}, p99 ${fmt(percentile(started, 99))} (target p99 ≤ 250 ms)`);
+console.log(`  the same from the trigger's commit (the run queued for runners): p50 ${fmt(median(fromCommit))}, p99 ${fmt(percentile(fromCommit, 99))}; by stage:`);
+stage("claim committed (the tick's transaction)", stageRows.map((t) => t.committed - t.t0));
+stage("wake-up published to Redis", stageRows.map((t) => t.published - t.committed));
+stage("web: woken poll claims the run", stageRows.map((t) => t.handed - t.published));
+stage("web → runner: trigger described and answered", stageRows.map((t) => t.received! - t.handed));
+stage("runner: worktree ready, agent spawned", stageRows.map((t) => t.started! - t.received!));
 
 // 2. Idle long-polls held open on the one web process, one agent each.
 const idle = await runnerProject();

@@ -63,8 +63,10 @@ async function runTrigger(type: TriggerType, runId: string, finishedRunId?: stri
   const baseBranch = project.activeBranch ?? project.baseBranch;
   const wanted = prompt ? runBranchName(prompt.number, prompt.title) : `ringmaster/${run.kind}-${run.id}`;
   const branch = prompt?.branch ?? (project.repoPath && prompt ? await freshBranchName(project.repoPath, wanted) : wanted);
-  if (prompt && !prompt.branch) await db.prompt.update({ where: { id: prompt.id }, data: { branch } });
-  await db.run.update({ where: { id: run.id }, data: { status: "running", startedAt: new Date(), branch } });
+  await Promise.all([
+    prompt && !prompt.branch ? db.prompt.update({ where: { id: prompt.id }, data: { branch } }) : null,
+    db.run.update({ where: { id: run.id }, data: { status: "running", startedAt: new Date(), branch } }),
+  ]);
   // The runner enforces these from its agent's live output with the same guard as a worker.
   const { ceilings, costLimit } = budgetedCeilings(runCeilings(profile ?? { maxTokens: null, maxCostUsd: null, maxToolCalls: null, maxTurns: null }, settings), run.reservedUsd);
   // Independent of each other: asked at once, since the runner's agent waits for the answer.
