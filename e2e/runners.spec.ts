@@ -57,7 +57,8 @@ test("a runner token, a remote runner doing a project's work end to end, the Run
     await page.goto(projectUrl);
     await page.getByRole("button", { name: "New prompt" }).click();
     await page.getByLabel("Title").fill("Write from afar");
-    await page.getByLabel("Prompt (Markdown)").fill("print working remotely\nsleep 1500\n\n```file remote.txt\nwritten by a runner\n```\n");
+    // Its agent also reports through Ringmaster's MCP endpoint (a failed MCP call fails the run).
+    await page.getByLabel("Prompt (Markdown)").fill('print working remotely\nmcp report_progress {"text":"halfway, from afar"}\nsleep 1500\n\n```file remote.txt\nwritten by a runner\n```\n');
     await page.getByRole("button", { name: "Add prompt" }).click();
     await page.locator("body").press("o");
     await expect(page.getByTestId("loop-mode")).toHaveText("loop running");
@@ -69,6 +70,7 @@ test("a runner token, a remote runner doing a project's work end to end, the Run
     await expect(page.getByTestId("run-status")).toHaveText("merged", { timeout: 30_000 });
     // The project's repository is a folder on the server: the branch came back as a git bundle.
     await expect(page.getByTestId("run-log")).toContainText("[runner] handed back");
+    await expect(page.getByTestId("run-log")).toContainText("its MCP config pointed at the server's /api/mcp");
     await screenshots(page, "remote-run");
     await expect.poll(() => {
       try { return execFileSync("git", ["show", "main:remote.txt"], { cwd: repo }).toString(); } catch { return ""; }
