@@ -82,6 +82,8 @@ describe("trigger order over HTTP long-polls", () => {
     expect(w[1].run.id).toBe(toWorker.run.id);
     expect(w[2]).toMatchObject({ instruction: "You have unread mentions, check messages", run: { kind: "lead", threadId: askW.thread.id, promptId: null } });
     expect(w[2].run.prompt).toContain("@box-w can you check the build?");
+    // The runner wires its agent's CLI to the MCP endpoint, so the lead is told of its tools.
+    expect(w[2].run.prompt).toContain("To act, use the tools of the `ringmaster` MCP server: create_prompt queues work");
     expect(w[3].run.id).toBe(pooled.run.id);
     expect((await call("GET", "/api/runner/me", token, worker)).body.inbox.mentions).toBe(0);
 
