@@ -25,6 +25,13 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ ...base, GITHUB_API_HOSTS: "ftp://x.example" })).toThrowError(/GITHUB_API_HOSTS has "ftp:\/\/x.example"/);
   });
 
+  it("takes a test clock file outside production only", () => {
+    const base = { DATABASE_URL: "postgresql://x/y", TEST_CLOCK_FILE: "/tmp/clock" };
+    expect(parseEnv({ ...base, NODE_ENV: "test" }).TEST_CLOCK_FILE).toBe("/tmp/clock");
+    expect(() => parseEnv({ ...base, NODE_ENV: "production" })).toThrowError(/TEST_CLOCK_FILE is for tests only/);
+    expect(() => parseEnv({ ...base, TEST_CLOCK_FILE: "clock" })).toThrowError(/TEST_CLOCK_FILE must be an absolute path/);
+  });
+
   it("names a missing DATABASE_URL", () => {
     expect(() => parseEnv({})).toThrowError(/DATABASE_URL is required/);
   });

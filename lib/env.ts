@@ -92,6 +92,10 @@ const schema = z.object({
   SANDBOX_READ_ONLY_PATHS: z.string().default("")
     .transform((v) => v.split(":").filter(Boolean))
     .refine((paths) => paths.every((p) => p.startsWith("/")), "must be absolute paths separated by colons"),
+  // Test only, refused in production: a file holding the instant (epoch ms) the lead agents' loop
+  // takes as now, read on each pass, so a test moves a real worker process's clock (the 240 s
+  // idle safety net) without waiting. Whoever could set it could make threads wake at will.
+  TEST_CLOCK_FILE: z.string().startsWith("/", "must be an absolute path").optional(),
   PATH: z.string().default("/usr/local/bin:/usr/bin:/bin"),
   HOME: z.string().optional(),
 });
@@ -111,6 +115,9 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   const result = schema.safeParse(source);
   if (!result.success) {
     throw new EnvError(result.error.issues.map((i) => `${i.path.join(".")} ${i.message}`));
+  }
+  if (result.data.NODE_ENV === "production" && result.data.TEST_CLOCK_FILE) {
+    throw new EnvError(["TEST_CLOCK_FILE is for tests only and is refused when NODE_ENV is production"]);
   }
   return result.data;
 }

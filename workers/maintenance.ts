@@ -4,6 +4,7 @@ import { sweepRuns } from "@/lib/runs/reconcile";
 import { ensureTickSchedules } from "@/lib/loop/schedules";
 import { relayOutbox } from "@/lib/queues";
 import { scanThreads } from "@/lib/lead/scan";
+import { leadLoopNow } from "@/lib/lead/clock";
 import { collectWorktrees } from "@/lib/runs/worktree-gc";
 import { sendSlackNotices } from "@/lib/slack/notices";
 import { forwardNoticesToSlack } from "@/lib/slack/system-notices";
@@ -51,7 +52,7 @@ export function startMaintenance(): () => void {
     every("schedules", env.SCHEDULE_CHECK_MS, () => ensureTickSchedules({ force: true })),
     every("outbox relay", env.OUTBOX_RELAY_MS, () => relayOutbox()),
     // The lead's loop: a pass a second, as the conversation's pace needs and no faster.
-    every("lead", LEAD_SCAN_MS, () => scanThreads()),
+    every("lead", LEAD_SCAN_MS, () => scanThreads(leadLoopNow())),
     every("slack notices", SLACK_NOTICES_MS, () => sendSlackNotices()),
     every("slack alerts", SLACK_NOTICES_MS, () => forwardNoticesToSlack()),
     every("worktree collector", env.WORKTREE_GC_MS, () => collectWorktrees({ now: new Date(), retentionMs: env.WORKTREE_RETENTION_DAYS * 86_400_000 })),
