@@ -36,7 +36,7 @@ describe("the agents' MCP endpoint", () => {
     const client = await connect(await runToken(run, team.id));
 
     const names = (await client.listTools()).tools.map((t) => t.name).sort();
-    expect(names).toEqual(["complete_task", "create_prompt", "get_task", "post_message", "read_messages", "report_progress", "wait_for_user"]);
+    expect(names).toEqual(["complete_task", "create_prompt", "get_task", "post_message", "read_messages", "report_progress", "verify", "wait_for_user"]);
     expect(data(await client.callTool({ name: "get_task", arguments: {} }))).toMatchObject({ runId: run.id, kind: "lead", threadId: thread.id });
 
     const read = data(await client.callTool({ name: "read_messages", arguments: {} }));
@@ -80,6 +80,45 @@ describe("the agents' MCP endpoint", () => {
     await executor.callTool({ name: "complete_task", arguments: { summary: "Form added." } });
     expect((await route()).status).toBe("evaluated");
     await executor.close();
+  });
+
+  it("writes a verify turn carrying the target the agent named, not its thread's prompt, and follows that target's worker", async () => {
+    const { team, project, profile } = await createTeamWithProject({ loopEnabled: false });
+    const other = await createTeamWithProject({ loopEnabled: false });
+    const mk = (projectId: string, number: number, title: string) => getDb().prompt.create({ data: { projectId, planningKey: "p", number, title, body: "" } });
+    const [own, fix, foreign] = [await mk(project.id, 1, "Add login"), await mk(project.id, 2, "Fix the flaky test"), await mk(other.project.id, 2, "Not yours")];
+    const asker = await getDb().run.create({ data: { projectId: project.id, promptId: own.id, kind: "executor", adapter: "demo", agentProfileId: profile.id, status: "running" } });
+    const client = await connect(await runToken(asker, team.id));
+    const foreignRun = await getDb().run.create({ data: { projectId: other.project.id, promptId: foreign.id, kind: "executor", adapter: "demo", agentProfileId: other.profile.id, status: "running" } });
+
+    expect(data(await client.callTool({ name: "verify", arguments: { target: "prompt:2", check: "Is the flaky test still failing?" } }))).toEqual({ seq: 1, status: "sent" });
+    const thread = await getDb().thread.findUniqueOrThrow({ where: { promptId: own.id } });
+    const verify = () => getDb().turn.findFirstOrThrow({ where: { threadId: thread.id, seq: 1 } });
+    expect(await verify()).toMatchObject({ actor: "worker", action: "verify", target: `prompt:${fix.id}`, content: "Is the flaky test still failing?" });
+    // Another project's prompt or run is not found; a malformed target names the field; nothing written.
+    for (const target of ["prompt:9", `run:${foreignRun.id}`, "service:web"]) {
+      const refused = await client.callTool({ name: "verify", arguments: { target, check: "x" } });
+      expect(refused.isError).toBe(true);
+      expect((refused.content as { text: string }[])[0].text).toMatch(target === "service:web" ? /Target must be prompt:<number> or run:<id>/ : /not found/);
+    }
+    expect(await getDb().turn.count({ where: { threadId: thread.id } })).toBe(1);
+
+    // The thread's own prompt's worker reporting leaves the verify alone; the target's worker moves it.
+    await client.callTool({ name: "report_progress", arguments: { text: "still on login" } });
+    expect((await verify()).status).toBe("sent");
+    const fixRun = await getDb().run.create({ data: { projectId: project.id, promptId: fix.id, kind: "executor", adapter: "demo", agentProfileId: profile.id, status: "running" } });
+    const fixer = await connect(await runToken(fixRun, team.id));
+    await fixer.callTool({ name: "report_progress", arguments: { text: "re-running the test" } });
+    expect((await verify()).status).toBe("delivered");
+    await fixer.callTool({ name: "complete_task", arguments: { summary: "Still green after 20 runs." } });
+    expect((await verify()).status).toBe("evaluated");
+
+    // A verify of a run follows that run.
+    const runCheck = data(await client.callTool({ name: "verify", arguments: { target: `run:${fixRun.id}`, check: "Did run pass CI?" } }));
+    expect((await getDb().turn.findFirstOrThrow({ where: { threadId: thread.id, seq: runCheck.seq } })).target).toBe(`run:${fixRun.id}`);
+    await fixer.callTool({ name: "complete_task", arguments: { summary: "CI green." } });
+    expect((await getDb().turn.findFirstOrThrow({ where: { threadId: thread.id, seq: runCheck.seq } })).status).toBe("evaluated");
+    await Promise.all([client.close(), fixer.close()]);
   });
 
   it("writes an executor's turns into its prompt's thread as a worker, and refuses tokens that are not a run's", async () => {

@@ -71,8 +71,8 @@ export async function completeRun(runId: string, outcome: RunOutcome): Promise<b
   const { run, prompt, outbox } = result;
   await revokeRunToken(runId);
   if (run.kind === "lead") await finishLeadRun(run, outcome);
-  // The worker's result is in: the lead's route turn for this prompt is evaluated.
-  if (run.promptId) await advanceRoutes(run.promptId, "evaluated");
+  // The worker's result is in: the lead's route (or verify) turn for this prompt or run is evaluated.
+  await advanceRoutes(run.promptId, "evaluated", runId);
   await announce(run.project.teamId, { type: "agentsChange", projectId: run.projectId, runId });
   // A remote worker's run ended: a lead runner has its worker_finished trigger.
   if (run.remote && run.kind === "executor") await wakeRunners(run.project.teamId);

@@ -120,8 +120,8 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
     data: { status: "running", startedAt: new Date(), branch, worktreePath: wt.path, baseSha: wt.baseSha },
   }));
   await announce(project.teamId, { type: "agentsChange", projectId: project.id, runId: run.id, promptId: prompt?.id });
-  // The worker has the task: a lead's route turn for this prompt is delivered.
-  if (prompt) await untilDb("route", () => advanceRoutes(prompt.id, "delivered"));
+  // The worker has the task: a lead's route (or verify) turn for this prompt or run is delivered.
+  await untilDb("route", () => advanceRoutes(prompt?.id ?? null, "delivered", run.id));
 
   // The agent and the verify command run confined; we commit once the sandbox has ended.
   const sandbox = await openRunSandbox({ worktree: wt.path, settings, adapter: profile.adapter, token, log: (line) => log.push(line) });

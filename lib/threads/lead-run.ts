@@ -18,7 +18,7 @@ export async function leadPrompt(threadId: string, upToSeq: number, mcpServer: s
   return [
     `You are the lead agent of the project "${thread.project.name}", in the conversation about ${about}.`,
     "Read the conversation below and answer the newest turns of people, monitors and workers. Your final answer is posted to the thread.",
-    ...(mcpServer ? [`To act, use the tools of the \`${mcpServer}\` MCP server: create_prompt queues work (with priority and dependencies), post_message writes to the thread, wait_for_user asks a person to decide, read_messages shows turns newer than these.`] : []),
+    ...(mcpServer ? [`To act, use the tools of the \`${mcpServer}\` MCP server: create_prompt queues work (with priority and dependencies), post_message writes to the thread, verify asks for a check of one prompt or run (prompt:<number>, run:<id>), wait_for_user asks a person to decide, read_messages shows turns newer than these.`] : []),
     "",
     ...thread.turns.map((t) => `## #${t.seq} ${NAMES[t.actor] ?? t.actor}${t.actorId && t.actor === "monitor" ? ` (${t.actorId})` : ""}${t.action && t.action !== "message" ? ` [${t.action}]` : ""}${t.target ? ` → ${t.target}` : ""}\n\n${t.content}\n`),
   ].join("\n");

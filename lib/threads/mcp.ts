@@ -6,6 +6,7 @@ import { createPrompt } from "@/lib/prompts/create";
 import { appendTurn, type NewTurn } from "@/lib/threads/append";
 import { markDelivered } from "@/lib/threads/status";
 import { advanceRoutes, promptTarget } from "@/lib/threads/routing";
+import { resolveVerifyTarget } from "@/lib/threads/verify";
 import { getDb } from "@/lib/db";
 import { turnText } from "@/lib/threads/schema";
 import type { AgentRun } from "@/lib/threads/agent-run";
@@ -47,17 +48,24 @@ export function agentMcpServer(actor: Actor, run: AgentRun): McpServer {
 
   server.registerTool("post_message", { description: "Write a message to the thread.", inputSchema: { text: turnText } }, ({ text }) => write({ action: "message", text }));
   server.registerTool("report_progress", { description: "Say how the work goes (does not wake the lead).", inputSchema: { text: turnText } }, async ({ text }) => {
-    if (run.prompt) await advanceRoutes(run.prompt.id, "delivered");
+    await advanceRoutes(run.prompt?.id ?? null, "delivered", run.id);
     return write({ action: "progress", text });
   });
   server.registerTool("complete_task", { description: "Report the result of this run's work to the thread (wakes the lead).", inputSchema: { summary: turnText } }, async ({ summary }) => {
-    if (run.prompt) await advanceRoutes(run.prompt.id, "evaluated");
+    await advanceRoutes(run.prompt?.id ?? null, "evaluated", run.id);
     return write({ action: "result", text: summary });
   });
   server.registerTool("wait_for_user", {
     description: "Summarize findings and the actions a person can choose; the thread waits until a person writes.",
     inputSchema: { summary: turnText },
   }, ({ summary }) => write({ action: "wait", text: summary }));
+
+  // The seed's re-trigger: the lead asks for a check of one prompt or run, named on the turn
+  // itself (not the thread's own prompt); the turn follows that target's worker.
+  server.registerTool("verify", {
+    description: "Ask for a check of one prompt (prompt:<number>) or run (run:<id>) of this project; the turn is evaluated when that work's result is in.",
+    inputSchema: { target: z.string().max(64), check: turnText },
+  }, async ({ target, check }) => write({ action: "verify", text: check, target: await resolveVerifyTarget(run.project.id, target) }));
 
   server.registerTool("create_prompt", {
     description: "Add a prompt (a unit of work) to this project's queue.",

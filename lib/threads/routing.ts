@@ -4,13 +4,18 @@ import { setTurnStatus } from "@/lib/threads/status";
 
 export const promptTarget = (promptId: string) => `prompt:${promptId}`;
 
+export const runTarget = (runId: string) => `run:${runId}`;
+
 /**
- * The lead's route turns for a prompt follow the worker that took it: delivered when it starts
- * reporting, evaluated when its result is in. Forward only; a repeat changes nothing.
+ * The lead's route and verify turns for a prompt (or a run) follow the worker that took it:
+ * delivered when it starts reporting, evaluated when its result is in. A verify turn goes by its
+ * own target, whatever thread it was written in. Forward only; a repeat changes nothing.
  */
-export async function advanceRoutes(promptId: string, status: Exclude<TurnStatusName, "sent">): Promise<number> {
+export async function advanceRoutes(promptId: string | null, status: Exclude<TurnStatusName, "sent">, runId?: string): Promise<number> {
+  const targets = [promptId ? promptTarget(promptId) : null, runId ? runTarget(runId) : null].filter((t): t is string => t !== null);
+  if (targets.length === 0) return 0;
   const routes = await getDb().turn.findMany({
-    where: { action: "route", target: promptTarget(promptId), status: { in: ["sent", "delivered"] } },
+    where: { action: { in: ["route", "verify"] }, target: { in: targets }, status: { in: ["sent", "delivered"] } },
     select: { threadId: true, seq: true, status: true },
   });
   let changed = 0;

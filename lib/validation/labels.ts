@@ -14,6 +14,7 @@ export const FIELD_LABELS: Record<string, string> = {
   signingSecret: "Signing secret",
   channelId: "Slack channel",
   title: "Title",
+  target: "Target",
   goal: "Goal",
   plan: "Plan",
   priority: "Priority",
