@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import { requireAdapter } from "@/lib/agents/registry";
 import { runAgent } from "@/lib/agents/run";
 import { commitAll, git, gitCheck, headSha } from "@/lib/git";
+import { authEnv } from "@/lib/git/push";
 import { underWatchdog } from "@/lib/runs/watchdog";
 import { RunGuard, type RunLimits } from "@/lib/runs/guard";
 import { refusal } from "@/lib/spend/ceilings";
@@ -19,6 +20,8 @@ export interface RunWork {
   prompt: string;
   project: { id: string; name: string };
   repoUrl: string | null;
+  /** For a GitHub repository: the credential its fetch and push use (an HTTP header via the environment). */
+  gitToken?: string | null;
   /** Set when the project's repository is local to the server: its runner API path for bundles. */
   bundlePath: string | null;
   baseBranch: string;
@@ -82,7 +85,7 @@ async function prepareWorktree(work: RunWork, opts: WorkOptions): Promise<{ path
       await opts.api.bundle("GET", work.bundlePath!, source);
     }
     // Only this run's refs are fetched from a bundle; a URL's fetch prunes what its remote dropped.
-    await git(repo, ["fetch", "--quiet", ...(work.repoUrl ? ["--prune"] : []), source, "+refs/heads/*:refs/remotes/origin/*"]);
+    await git(repo, ["fetch", "--quiet", ...(work.repoUrl ? ["--prune"] : []), source, "+refs/heads/*:refs/remotes/origin/*"], remoteEnv(work));
     if (!work.repoUrl) rmSync(source, { force: true });
     // A retry continues the branch an earlier attempt pushed.
     pushed = await gitCheck(repo, ["rev-parse", "--verify", "--quiet", `refs/remotes/origin/${work.branch}`]);
@@ -91,6 +94,9 @@ async function prepareWorktree(work: RunWork, opts: WorkOptions): Promise<{ path
   await git(repo, ["worktree", "add", "--quiet", "-B", work.branch, path, pushed ? `origin/${work.branch}` : `origin/${work.baseBranch}`]);
   return { path, repo };
 }
+
+/** The run's credential for its repository's URL, as git's HTTP header: never in argv or a config file. */
+const remoteEnv = (work: RunWork) => (work.repoUrl && work.gitToken ? authEnv({ url: work.repoUrl, token: work.gitToken }) : {});
 
 /** Whether the server's copy of `ref` (as last fetched) already holds HEAD: a retry that added nothing. */
 async function serverHas(path: string, ref: string): Promise<boolean> {
@@ -180,7 +186,7 @@ async function runAndCommit(work: RunWork, path: string, opts: WorkOptions, log:
   const head = committed ?? (await headSha(path));
   const commitSha = head !== baseSha ? head : null;
   if (commitSha && work.repoUrl) {
-    await git(path, ["push", "--quiet", work.repoUrl, `HEAD:refs/heads/${work.branch}`]);
+    await git(path, ["push", "--quiet", work.repoUrl, `HEAD:refs/heads/${work.branch}`], remoteEnv(work));
     log.push(`[runner] pushed ${commitSha.slice(0, 7)} to ${work.branch}`);
   } else if (commitSha && !(await serverHas(path, `refs/remotes/origin/${work.branch}`))) {
     // The branch's commits past what the server already has (its base, its branch's last head).

@@ -10,7 +10,8 @@ export type RemoteAuth = {
   token?: string;
 };
 
-function authEnv(auth: RemoteAuth): GitOptions {
+/** The environment that gives git the token as an HTTP header (never argv, never a config file). */
+export function authEnv(auth: RemoteAuth): GitOptions {
   if (!auth.token) return {};
   const basic = Buffer.from(`x-access-token:${auth.token}`).toString("base64");
   return { env: { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "http.extraHeader", GIT_CONFIG_VALUE_0: `Authorization: Basic ${basic}` } };

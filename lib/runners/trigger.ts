@@ -11,6 +11,7 @@ import type { Claimed } from "@/lib/runners/claim";
 import { triggerInstruction, type TriggerType } from "@/lib/runners/trigger-types";
 import { leadPrompt } from "@/lib/threads/lead-run";
 import { MCP_SERVER_NAME, mcpWiring } from "@/lib/agents/mcp-config";
+import { remoteAuth, repoGitUrl } from "@/lib/github/repo";
 
 export const promptText = (p: { number: number; title: string; body: string }) => `# Prompt ${p.number}: ${p.title}\n\n${p.body}`;
 
@@ -20,7 +21,7 @@ export const promptText = (p: { number: number; title: string; body: string }) =
  * handed out and back as git bundles over the runner API (lib/runners/bundle.ts).
  */
 function repoSource(project: { repoKind: string; repoPath: string | null; githubOwner: string | null; githubRepo: string | null }, runId: string) {
-  if (project.repoKind === "github" && project.githubOwner && project.githubRepo) return { repoUrl: `https://github.com/${project.githubOwner}/${project.githubRepo}.git`, bundlePath: null };
+  if (project.repoKind === "github" && project.githubOwner && project.githubRepo) return { repoUrl: repoGitUrl(project.githubOwner, project.githubRepo), bundlePath: null };
   return { repoUrl: null, bundlePath: project.repoPath ? `/api/runner/runs/${runId}/bundle` : null };
 }
 
@@ -33,6 +34,16 @@ async function localBaseSha(project: { repoKind: string; repoPath: string | null
   if (project.repoKind === "github" || !project.repoPath) return null;
   if (retriedBranch && (await branchExists(project.repoPath, retriedBranch))) return null;
   return (await git(project.repoPath, ["rev-parse", "--verify", "--quiet", `refs/heads/${baseBranch}^{commit}`]).catch(() => "")).trim() || null;
+}
+
+/**
+ * The credential a runner fetches and pushes a GitHub project's repository with, minted when the
+ * run is handed out (the connection's token: an installation token lives an hour). It travels only
+ * in the trigger; the runner gives it to git as an HTTP header through the environment.
+ */
+async function githubPushToken(project: Parameters<typeof remoteAuth>[0] & { repoKind: string }): Promise<string | null> {
+  if (project.repoKind !== "github") return null;
+  return (await remoteAuth(project)).auth.token ?? null;
 }
 
 /** What a conversation run is told: why it woke, the worker's outcome if that is why, then the thread. */
@@ -70,13 +81,14 @@ async function runTrigger(type: TriggerType, runId: string, finishedRunId?: stri
   // The runner enforces these from its agent's live output with the same guard as a worker.
   const { ceilings, costLimit } = budgetedCeilings(runCeilings(profile ?? { maxTokens: null, maxCostUsd: null, maxToolCalls: null, maxTurns: null }, settings), run.reservedUsd);
   // Independent of each other: asked at once, since the runner's agent waits for the answer.
-  const [prices, token, baseSha, talk] = await Promise.all([
+  const [prices, token, baseSha, talk, , , gitToken] = await Promise.all([
     teamPriceTable(project.teamId),
     createRunToken({ id: run.id, projectId: project.id, teamId: project.teamId }, settings.maxRunDurationMs + 10 * 60_000),
     localBaseSha(project, baseBranch, prompt?.branch ?? null),
     run.threadId ? conversationText(type, { threadId: run.threadId, threadSeq: run.threadSeq, adapter: run.adapter }, finishedRunId) : null,
     announce(project.teamId, { type: "agentsChange", projectId: project.id, runId: run.id, promptId: prompt?.id }),
     prompt ? recordActivity(project, "taskAssigned", `#${prompt.number} ${prompt.title}: run ${run.id} started on a remote runner`, { runId: run.id, promptId: prompt.id }) : null,
+    githubPushToken(project),
   ]);
   const limits = { ceilings, costLimit, prices, loops: { repeatLimit: settings.loopRepeatLimit, failureLimit: settings.loopFailureLimit } };
   return {
@@ -86,7 +98,7 @@ async function runTrigger(type: TriggerType, runId: string, finishedRunId?: stri
       id: run.id, kind: run.kind, attempt: run.attempt, promptId: prompt?.id ?? null, threadId: run.threadId,
       prompt: talk?.text ?? (prompt ? promptText(prompt) : ""),
       project: { id: project.id, name: project.name },
-      ...repoSource(project, run.id), baseBranch, baseSha, branch,
+      ...repoSource(project, run.id), gitToken, baseBranch, baseSha, branch,
       adapter: run.adapter, model: run.model,
       commandTemplate: profile?.commandTemplate ?? null, extraArgs: profile?.extraArgs ?? [], permissionMode: profile?.permissionMode ?? null, completionSignal: profile?.completionSignal ?? null,
       maxRunDurationMs: settings.maxRunDurationMs, verifyCommand: settings.verifyCommand, limits,

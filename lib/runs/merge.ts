@@ -11,6 +11,8 @@ import { failPromptAttempt, returnConflictedPrompt } from "@/lib/runs/finish-pro
 import { runVerifyCommand } from "@/lib/runs/verify";
 import { openRunSandbox, recordEgress } from "@/lib/runs/sandbox";
 import { publishRun } from "@/lib/github/publish";
+import { prepareGithubClone, remoteAuth } from "@/lib/github/repo";
+import { fetchBranch } from "@/lib/git/push";
 import { changePromptStatus } from "@/lib/prompts/transitions";
 
 type MergeStatus = "merged" | "conflict" | "failed" | "skipped" | "pushed";
@@ -56,6 +58,11 @@ async function remoteWorktree(run: { id: string; projectId: string; branch: stri
   return wt.path;
 }
 
+async function fetchRemoteBranch(project: Parameters<typeof prepareGithubClone>[0], branch: string) {
+  const path = await prepareGithubClone(project);
+  await fetchBranch(path, branch, (await remoteAuth(project)).auth);
+}
+
 /**
  * The async merge queue of seed 003: rebase the run's branch onto the base, verify again,
  * fast-forward the base of a local repository, close the prompt, delete the worktree.
@@ -69,7 +76,12 @@ export async function mergeRun(runId: string): Promise<MergeStatus | null> {
   const { project } = run;
   if (!run.worktreePath && !run.remote) return null;
   // A GitHub project's work lands through a pull request: push the branch, open or update the PR.
-  if (project.repoKind === "github") return publishRun(runId);
+  if (project.repoKind === "github") {
+    // A remote runner pushed the branch to GitHub itself: the clone here takes it from there, so
+    // the publish finds the commit the runner reported (its push is then a no-op) and opens the PR.
+    if (run.remote) await fetchRemoteBranch(project, run.branch);
+    return publishRun(runId);
+  }
   if (!project.repoPath) {
     await db.run.update({ where: { id: runId }, data: { mergeStatus: "skipped" } });
     return "skipped";

@@ -63,12 +63,12 @@ export async function startRunnerApi(port = 0): Promise<{ url: string; port: num
 }
 
 /** The real runner process, with nothing of the server's configuration in its environment. */
-export function startRunnerProcess(url: string, token: string, args: string[] = []): ChildProcess & { output: () => string; workDir: string } {
+export function startRunnerProcess(url: string, token: string, args: string[] = [], env: Record<string, string> = {}): ChildProcess & { output: () => string; workDir: string } {
   let output = "";
   const workDir = mkdtempSync(join(tmpdir(), "rm-runner-"));
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "runner/main.ts", "--url", url, "--work-dir", workDir, ...args], {
     cwd: join(import.meta.dirname, "..", ".."),
-    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, RINGMASTER_RUNNER_TOKEN: token } as unknown as NodeJS.ProcessEnv,
+    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, RINGMASTER_RUNNER_TOKEN: token, ...env } as unknown as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout!.on("data", (c: Buffer) => { output += c.toString(); });
