@@ -8,7 +8,7 @@ export const LAYERS = [
   ["runs"],
   ["campaigns"],
   ["github"],
-  ["prompts", "approvals", "threads"],
+  ["prompts", "approvals", "threads", "routing"],
   ["events", "audit", "activity", "auth", "health", "sandbox", "credentials", "budgets"],
   ["queues", "db", "redis", "run-statuses"],
   ["git", "agents", "demo", "spend"],

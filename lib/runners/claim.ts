@@ -1,6 +1,7 @@
 import { getDb, Prisma, type AgentModel as Agent } from "@/lib/db";
 import { TRIGGER_ROLES, TRIGGER_TYPES, type TriggerType } from "@/lib/runners/trigger-types";
 import { claimMention, claimWorkerFinished, type ConversationClaim } from "@/lib/runners/conversation";
+import { silentAfterMs } from "@/lib/routing/agents";
 
 type Tx = Prisma.TransactionClient;
 
@@ -11,9 +12,6 @@ export interface ClaimOptions {
   now: Date;
   leaseTtlMs: number;
 }
-
-// An agent silent for longer than this has vanished: its offers and assignments are released.
-export const silentAfterMs = (leaseTtlMs: number) => 3 * leaseTtlMs;
 
 type Finder = (tx: Tx, agent: Agent, opts: ClaimOptions) => Promise<Claimed | null>;
 

@@ -1,7 +1,7 @@
 import { getDb } from "@/lib/db";
 import { getEnv } from "@/lib/env";
 import type { Actor } from "@/lib/auth/actor";
-import { silentAfterMs } from "@/lib/runners/claim";
+import { silentAfterMs } from "@/lib/routing/agents";
 import { agentView } from "@/lib/runners/agents";
 
 /** The team's runners for the dashboard: online or not, what they run now, when last heard from. */

@@ -5,7 +5,7 @@ import { requireRole, type Actor } from "@/lib/auth/actor";
 import { AccessError } from "@/lib/auth/access";
 import { recordAudit } from "@/lib/audit/record";
 import { ControlError, DomainError } from "@/lib/errors";
-import { silentAfterMs } from "@/lib/runners/claim";
+import { silentAfterMs } from "@/lib/routing/agents";
 import { wakeRunners } from "@/lib/runners/wake";
 
 export const OFFER_TTL_MS = 5 * 60_000;

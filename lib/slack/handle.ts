@@ -1,8 +1,7 @@
 import type { WebClient } from "@slack/web-api";
 import { getDb } from "@/lib/db";
-import { getEnv } from "@/lib/env";
-import { silentAfterMs } from "@/lib/runners/claim";
-import { routeMessage, type RoutableAgent, type Target } from "@/lib/slack/route";
+import { routableAgents } from "@/lib/routing/agents";
+import { routeMessage, type RoutableAgent, type Target } from "@/lib/routing/route";
 import { existingWork, promptFor, turnFor, type SlackOrigin, type Work } from "@/lib/slack/dispatch";
 import { slackErrorOf } from "@/lib/slack/client";
 import { markSeen, promptLink, replyInThread, threadLink, type Place } from "@/lib/slack/reply";
@@ -16,12 +15,6 @@ export const MAX_REQUEST_CHARS = 8000;
 export interface SlackMessage { channel: string; ts: string; threadTs: string | null; user: string; text: string; type: string }
 type Connection = { teamId: string; botUserId: string };
 export type Outcome = "processed" | "ignored" | "refused";
-
-async function agentsFor(teamId: string, projectId: string, now: number): Promise<RoutableAgent[]> {
-  const silent = silentAfterMs(getEnv().LEASE_TTL_MS);
-  const rows = await getDb().agent.findMany({ where: { teamId, OR: [{ projectId: null }, { projectId }] }, orderBy: { createdAt: "asc" } });
-  return rows.map((a) => ({ id: a.id, name: a.name, role: a.role, online: a.status !== "offline" && Boolean(a.lastSeenAt) && now - a.lastSeenAt!.getTime() < silent }));
-}
 
 /** The agent working on a Slack thread: the newest one whose prompt from it is not finished. */
 async function threadWork(teamId: string, channelId: string, threadTs: string) {
@@ -68,7 +61,7 @@ export async function handleSlackMessage(conn: Connection, client: WebClient, ms
   const project = mapping.project;
   if (project.archivedAt) return mentionsBot ? refuse(`Project ${project.name} is archived, so it takes no new work. Ask a team admin to restore it or map this channel to another project.`) : "ignored";
 
-  const agents = await agentsFor(conn.teamId, project.id, now);
+  const agents = await routableAgents(conn.teamId, project.id, now);
   const working = msg.threadTs ? await threadWork(conn.teamId, msg.channel, threadTs) : null;
   const route = routeMessage({ text, mentionsBot, agents, threadAgentId: working?.agentId ?? null });
   if (route.kind === "none") return "ignored";

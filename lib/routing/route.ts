@@ -1,5 +1,5 @@
 /**
- * Who a Slack message is for. The prefix word `rm#` names agents explicitly: `rm#<agent id>`
+ * Who a request from Slack or GitHub is for. The prefix word `rm#` names agents explicitly: `rm#<agent id>`
  * or `rm#all`. The rules apply in this order, the first that matches decides:
  *   1. `rm#<agent id>`                 → that agent (an id the team does not have is refused)
  *   2. `rm#all`                        → every worker agent (never the lead)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { namedAgents, routeMessage, type RoutableAgent, type Route } from "@/lib/slack/route";
+import { namedAgents, routeMessage, type RoutableAgent, type Route } from "@/lib/routing/route";
 
 const agents: RoutableAgent[] = [
   { id: "a-backend", name: "backend", role: "worker", online: true },
