@@ -26,7 +26,7 @@ import { createWorktree } from "@/lib/git";
 import { POST as offerToRunner } from "@/app/api/runners/[id]/offers/route";
 import { POST as postProfile } from "@/app/api/agent-profiles/route";
 import { DELETE as deleteProfile, PATCH as patchProfile } from "@/app/api/agent-profiles/[id]/route";
-import { DELETE as disconnectGithub } from "@/app/api/projects/[id]/github/route";
+import { DELETE as disconnectGithub, PATCH as patchGithub } from "@/app/api/projects/[id]/github/route";
 import { POST as setCredential } from "@/app/api/team/credentials/route";
 import { POST as budgetOverride } from "@/app/api/projects/[id]/budget-override/route";
 import { PATCH as patchTeamBudget } from "@/app/api/team/budget/route";
@@ -188,6 +188,17 @@ const endpoints: Endpoint[] = [
     },
     call: (id, t) => disconnectGithub(request("DELETE", `/api/projects/${id}/github`, t), params(id)),
     state: async (id) => (await getDb().project.findUniqueOrThrow({ where: { id } })).githubConnectionId,
+  },
+  {
+    name: "PATCH /api/projects/:id/github", min: "admin",
+    setup: async (f) => {
+      const connection = await getDb().githubConnection.create({ data: { teamId: f.team.id, name: "acme/app", kind: "pat", encryptedToken: "x" } });
+      return (await getDb().project.create({
+        data: { teamId: f.team.id, name: "gh", slug: `gh-${unique()}`, repoKind: "github", githubOwner: "acme", githubRepo: "app", githubConnectionId: connection.id, settings: { create: {} }, loopState: { create: {} } },
+      })).id;
+    },
+    call: (id, t) => patchGithub(request("PATCH", `/api/projects/${id}/github`, t, { mentionLogin: `walker-${unique()}` }), params(id)),
+    state: async (id) => (await getDb().project.findUniqueOrThrow({ where: { id }, include: { githubConnection: true } })).githubConnection?.mentionLogin ?? null,
   },
   {
     name: "POST /api/agent-profiles", min: "admin", teamWide: true,

@@ -8,6 +8,7 @@ import { leadLoopNow } from "@/lib/lead/clock";
 import { collectWorktrees } from "@/lib/runs/worktree-gc";
 import { sendSlackNotices } from "@/lib/slack/notices";
 import { forwardNoticesToSlack } from "@/lib/slack/system-notices";
+import { sendGithubNotices } from "@/lib/github/mention-notices";
 
 // A queued run or merge whose job has not started this long after it should have is enqueued again.
 const REQUEUE_AFTER_MS = 15_000;
@@ -55,6 +56,8 @@ export function startMaintenance(): () => void {
     every("lead", LEAD_SCAN_MS, () => scanThreads(leadLoopNow())),
     every("slack notices", SLACK_NOTICES_MS, () => sendSlackNotices()),
     every("slack alerts", SLACK_NOTICES_MS, () => forwardNoticesToSlack()),
+    // Issues and pull requests that asked for work hear how it goes at the same pace.
+    every("github notices", SLACK_NOTICES_MS, () => sendGithubNotices()),
     every("worktree collector", env.WORKTREE_GC_MS, () => collectWorktrees({ now: new Date(), retentionMs: env.WORKTREE_RETENTION_DAYS * 86_400_000 })),
   ];
   return () => stops.forEach((stop) => stop());

@@ -44,6 +44,7 @@ const SENTENCES: Record<string, (who: string, b: Values, a: Values) => string> =
   "credential.deleted": (w, b) => `${w} deleted the agent credential${quoted(b.name)}`,
   "github.connected": (w) => `${w} connected GitHub`,
   "github.disconnected": (w) => `${w} disconnected GitHub`,
+  "github.mentions_changed": (w, _b, a) => (a.mentionLogin ? `${w} set the GitHub bot login for mentions to ${show(a.mentionLogin)}` : `${w} turned GitHub mentions off`),
   "account.signed_out_everywhere": (w) => `${w} signed out on every device`,
   "approval.approved": (w) => `${w} approved waiting work`,
   "approval.rejected": (w) => `${w} rejected waiting work`,

@@ -18,7 +18,7 @@ const invalid = (field: string, message: string) =>
 export function connectionView(c: GithubConnection) {
   return {
     id: c.id, name: c.name, kind: c.kind, apiBaseUrl: c.apiBaseUrl, appId: c.appId, installationId: c.installationId,
-    botLogin: c.botLogin, hasWebhookSecret: Boolean(c.encryptedWebhookSecret), createdAt: c.createdAt,
+    botLogin: c.botLogin, mentionLogin: c.mentionLogin, hasWebhookSecret: Boolean(c.encryptedWebhookSecret), createdAt: c.createdAt,
     webhookUrl: new URL("/api/webhooks/github", getEnv().APP_URL).toString(),
   };
 }
@@ -54,7 +54,7 @@ export async function connectProject(actor: Actor, projectId: string, raw: Conne
     encryptedPrivateKey: input.kind === "app" ? encryptSecret(input.privateKey) : null,
     encryptedWebhookSecret: input.webhookSecret ? encryptSecret(input.webhookSecret) : null,
   };
-  const draft = { ...data, id: `draft-${projectId}`, botLogin: null, createdAt: new Date() } as GithubConnection;
+  const draft = { ...data, id: `draft-${projectId}`, botLogin: null, mentionLogin: null, createdAt: new Date() } as GithubConnection;
   const botLogin = await lookupIdentity(draft, input);
   try {
     await (await newClient(draft)).rest.repos.get({ owner: project.githubOwner, repo: project.githubRepo });
@@ -64,8 +64,10 @@ export async function connectProject(actor: Actor, projectId: string, raw: Conne
   // The base branch must be there too, or the first run would fail fetching it.
   await branchHeadOn(await newClient(draft), project.githubOwner, project.githubRepo, project.activeBranch ?? project.baseBranch);
   const connection = await getDb().$transaction(async (tx) => {
-    const created = await tx.githubConnection.create({ data: { ...data, botLogin } });
     const previous = project.githubConnectionId;
+    // New credentials keep the login people already mention.
+    const mentionLogin = previous ? (await tx.githubConnection.findFirst({ where: { id: previous, teamId: project.teamId }, select: { mentionLogin: true } }))?.mentionLogin ?? null : null;
+    const created = await tx.githubConnection.create({ data: { ...data, botLogin, mentionLogin } });
     await tx.project.update({ where: { id: project.id }, data: { githubConnectionId: created.id } });
     if (previous) await tx.githubConnection.deleteMany({ where: { id: previous, teamId: project.teamId, projects: { none: {} } } });
     // Never the secrets: only what identifies the connection.

@@ -7,9 +7,10 @@ import { checkReviewFeedback } from "@/lib/github/review-check";
 import { isOwn } from "@/lib/github/review";
 import { writtenByUs } from "@/lib/github/self";
 import { storedPayload } from "@/lib/github/delivery-store";
+import { handleMention } from "@/lib/github/mention-intake";
 
 type Payload = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-type Outcome = "processed" | "ignored";
+type Outcome = "processed" | "ignored" | "refused";
 
 // A claim older than this belongs to a worker that died mid-delivery; the retry takes it over.
 const RECLAIM_AFTER_MS = 2 * 60_000;
@@ -43,18 +44,25 @@ async function onChecks(projectId: string, sha: string | undefined): Promise<Out
 // Events that can start work; pull_request and push only sync state or wake the loop.
 const TRIGGERS = new Set(["pull_request_review", "pull_request_review_comment", "issue_comment", "check_run", "check_suite", "status"]);
 
-type ProjectView = { id: string; baseBranch: string; githubConnection: { botLogin: string | null; appId: string | null } | null };
+type ProjectView = {
+  id: string; teamId: string; planningKey: string; name: string; baseBranch: string; githubConnectionId: string | null;
+  githubConnection: { id: string; botLogin: string | null; appId: string | null; mentionLogin: string | null } | null;
+};
 
 async function dispatch(event: string, p: Payload, project: ProjectView): Promise<Outcome> {
   const bot = project.githubConnection?.botLogin ?? null;
   if (TRIGGERS.has(event) && writtenByUs(p, { botLogin: bot, appId: project.githubConnection?.appId ?? null })) return "ignored";
+  // A request for work (the bot assigned or mentioned) is handled as one; anything else as before.
+  const mention = () => handleMention(event, p, project, project.githubConnection);
   switch (event) {
+    case "issues":
+      return (await mention()) ?? "ignored";
     case "pull_request":
       if (!["opened", "closed", "reopened", "synchronize", "edited"].includes(p.action)) return "ignored";
       return (await applyPullState(project.id, p.pull_request as GithubPullView)) ? "processed" : "ignored";
     case "pull_request_review": {
       if (p.action !== "submitted" && p.action !== "edited") return "ignored";
-      const outcome = await onFeedback(project.id, bot, p.review?.user?.login, p.pull_request?.number);
+      const outcome = (await mention()) ?? await onFeedback(project.id, bot, p.review?.user?.login, p.pull_request?.number);
       if (outcome === "processed" && p.review?.state === "approved") {
         const pr = await openPull(project.id, p.pull_request?.number);
         if (pr) await mergeIfAllowed(pr.id);
@@ -63,10 +71,10 @@ async function dispatch(event: string, p: Payload, project: ProjectView): Promis
     }
     case "pull_request_review_comment":
       if (p.action !== "created" && p.action !== "edited") return "ignored";
-      return onFeedback(project.id, bot, p.comment?.user?.login, p.pull_request?.number);
+      return (await mention()) ?? onFeedback(project.id, bot, p.comment?.user?.login, p.pull_request?.number);
     case "issue_comment":
-      if ((p.action !== "created" && p.action !== "edited") || !p.issue?.pull_request) return "ignored";
-      return onFeedback(project.id, bot, p.comment?.user?.login, p.issue?.number);
+      if (p.action !== "created" && p.action !== "edited") return "ignored";
+      return (await mention()) ?? (p.issue?.pull_request ? onFeedback(project.id, bot, p.comment?.user?.login, p.issue?.number) : "ignored");
     case "check_run":
       return p.action === "completed" ? onChecks(project.id, p.check_run?.head_sha) : "ignored";
     case "check_suite":
@@ -99,7 +107,7 @@ export async function processDelivery(deliveryId: string): Promise<Outcome | nul
   if (claimed.count !== 1) return null;
   const row = await db.webhookDelivery.findUniqueOrThrow({ where: { provider_deliveryId: { provider: "github", deliveryId } } });
   const project = row.projectId
-    ? await db.project.findUnique({ where: { id: row.projectId }, include: { githubConnection: { select: { botLogin: true, appId: true } } } })
+    ? await db.project.findUnique({ where: { id: row.projectId }, include: { githubConnection: { select: { id: true, botLogin: true, appId: true, mentionLogin: true } } } })
     : null;
   try {
     const outcome = project && !project.archivedAt ? await dispatch(row.event, storedPayload(row.payload) as Payload, project) : "ignored";

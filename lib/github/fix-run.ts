@@ -31,6 +31,8 @@ export async function startFixRun(input: {
   body: string;
   isNew: (pr: LockedPr) => boolean;
   record: (pr: LockedPr) => Prisma.PullRequestUpdateInput;
+  /** Writes that commit with the run (where the request came from). */
+  alongside?: (tx: Tx, made: { runId: string; promptId: string }) => Promise<void>;
 }): Promise<FixOutcome> {
   const db = getDb();
   const result = await db.$transaction(async (tx) => {
@@ -81,6 +83,7 @@ export async function startFixRun(input: {
       },
     });
     await tx.pullRequest.update({ where: { id: pr.id }, data: { ...input.record(pr), fixCycles: { increment: 1 }, lastReviewRunTime: new Date() } });
+    await input.alongside?.(tx, { runId: run.id, promptId: prompt.id });
     // The run's spawn order commits with it: Redis being away delays the fix, never loses it.
     const outbox = await recordOutbox(tx, [{ kind: "spawn", runId: run.id }]);
     return { outcome: "started" as const, pr, run, prompt, outbox };

@@ -5,7 +5,7 @@ import { repoTargets } from "@/lib/github/webhook-secrets";
 import { storeDelivery } from "@/lib/github/delivery-store";
 
 export const HANDLED_EVENTS = new Set([
-  "pull_request", "pull_request_review", "pull_request_review_comment", "issue_comment",
+  "pull_request", "pull_request_review", "pull_request_review_comment", "issue_comment", "issues",
   "check_suite", "check_run", "status", "push",
 ]);
 

@@ -1,7 +1,8 @@
-import { getDb } from "@/lib/db";
+import { getDb, type Prisma } from "@/lib/db";
 import type { GithubClient } from "@/lib/github/client";
 import { startFixRun, type FixOutcome } from "@/lib/github/fix-run";
 import { remoteAuth } from "@/lib/github/repo";
+import { mentions } from "@/lib/github/mention-text";
 import {
   freshFeedback, hasNewReview, parsePRUrl, reviewFixPrompt, reviewStateOf, type FeedbackItem, type ReviewState,
 } from "@/lib/github/review";
@@ -29,9 +30,17 @@ async function listFeedback(client: GithubClient, ref: { owner: string; repo: st
 /**
  * Seed 000 "Check: PR Review Feedback" for one pull request: parse its URL, read the last review
  * run time, look for feedback naming the detection string, compare the review state, and on a
- * new review start the fix run and record the new state. Polling and webhooks both call this.
+ * new review start the fix run and record the new state. Polling and webhooks both call this;
+ * a writer's mention of the bot on the pull request calls it with `mention`.
  */
-export async function checkReviewFeedback(pullRequestId: string): Promise<FixOutcome> {
+export interface MentionFeedback {
+  login: string;
+  author: string;
+  /** Commits with the fix run it starts. */
+  alongside: (tx: Prisma.TransactionClient, made: { runId: string; promptId: string }) => Promise<void>;
+}
+
+export async function checkReviewFeedback(pullRequestId: string, mention?: MentionFeedback): Promise<FixOutcome> {
   const pr = await getDb().pullRequest.findUnique({ where: { id: pullRequestId }, include: { project: { include: { settings: true } } } });
   if (!pr || pr.state !== "open") return "not_open";
   const ref = parsePRUrl(pr.url);
@@ -39,7 +48,8 @@ export async function checkReviewFeedback(pullRequestId: string): Promise<FixOut
   const detection = pr.project.settings!.reviewDetectionString;
   const { client, botLogin } = await remoteAuth(pr.project);
   const fresh = freshFeedback(await listFeedback(client, ref, pr.lastReviewRunTime), pr.lastReviewRunTime, botLogin);
-  const current = reviewStateOf(fresh, detection);
+  // A writer's @mention of the bot (already checked) is feedback to fix too, like a review the detection string names.
+  const current = reviewStateOf(fresh, detection, mention ? (i) => i.author.toLowerCase() === mention.author.toLowerCase() && mentions(i.body, mention.login) : undefined);
   if (!hasNewReview(stateOf(pr.reviewState), current)) return "not_new";
   return startFixRun({
     pullRequestId: pr.id,
@@ -49,5 +59,6 @@ export async function checkReviewFeedback(pullRequestId: string): Promise<FixOut
     isNew: (locked) => hasNewReview(stateOf(locked.reviewState), current)
       && (!locked.lastReviewRunTime || !current.latestAt || Date.parse(current.latestAt) > locked.lastReviewRunTime.getTime()),
     record: (locked) => ({ reviewState: { ...((locked.reviewState ?? {}) as Json), review: { ...current } } }),
+    alongside: mention?.alongside,
   });
 }

@@ -39,8 +39,9 @@ export function matchesDetection(item: FeedbackItem, detection: string): boolean
   return Boolean(needle) && (lower(item.body).includes(needle) || lower(item.author).includes(needle));
 }
 
-export function reviewStateOf(fresh: FeedbackItem[], detection: string): ReviewState {
-  const matching = fresh.filter((i) => matchesDetection(i, detection));
+/** `alsoCounts`: feedback that asks for a fix without naming the detection string (a writer's @mention). */
+export function reviewStateOf(fresh: FeedbackItem[], detection: string, alsoCounts: (item: FeedbackItem) => boolean = () => false): ReviewState {
+  const matching = fresh.filter((i) => matchesDetection(i, detection) || alsoCounts(i));
   const latest = matching.reduce<string | null>((max, i) => (!max || Date.parse(i.createdAt) > Date.parse(max) ? i.createdAt : max), null);
   return { count: matching.length, latestAt: latest };
 }

@@ -13,6 +13,7 @@ export const FIELD_LABELS: Record<string, string> = {
   botToken: "Bot token",
   signingSecret: "Signing secret",
   channelId: "Slack channel",
+  mentionLogin: "Bot login for mentions",
   title: "Title",
   target: "Target",
   goal: "Goal",

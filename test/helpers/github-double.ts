@@ -10,7 +10,16 @@ export interface RecordedRequest { method: string; path: string; query: Record<s
 
 interface Pull { number: number; title: string; body: string; head: string; base: string; state: "open" | "closed"; merged: boolean; mergedSha?: string; mergeMethod?: string }
 interface Item { id: number; user: { login: string }; body: string; created_at: string; [k: string]: unknown }
-interface Repo { pulls: Map<number, Pull>; comments: Map<number, Item[]>; reviewComments: Map<number, Item[]>; reviews: Map<number, Item[]>; checkRuns: Map<string, unknown[]>; statuses: Map<string, unknown[]> }
+interface Repo {
+  pulls: Map<number, Pull>; comments: Map<number, Item[]>; reviewComments: Map<number, Item[]>; reviews: Map<number, Item[]>; checkRuns: Map<string, unknown[]>; statuses: Map<string, unknown[]>;
+  /** login (lower case) → role name, as GitHub's collaborator permission endpoint reports it. */
+  roles: Map<string, Role>;
+  /** "issue:<n>", "comment:<id>", "review-comment:<id>" → reactions left there. */
+  reactions: Map<string, { id: number; user: { login: string }; content: string; created_at: string }[]>;
+}
+export type Role = "admin" | "maintain" | "write" | "triage" | "read" | "none";
+// The role's base permission, as the endpoint's `permission` field reports it.
+const PERMISSION: Record<Role, string> = { admin: "admin", maintain: "write", write: "write", triage: "read", read: "read", none: "none" };
 interface Failure { match: (r: RecordedRequest) => boolean; status: number; headers: Record<string, string>; body: unknown }
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -79,6 +88,21 @@ export class GithubDouble {
     return review;
   }
 
+  /** What GitHub says of `login`'s access to the repository; someone never given a role is a 404, as for an unknown user. */
+  setRole(fullName: string, login: string, role: Role) {
+    this.repo(fullName).roles.set(login.toLowerCase(), role);
+  }
+
+  /** The reactions on an issue ("issue:<n>"), an issue comment ("comment:<id>") or a review comment ("review-comment:<id>"). */
+  reactionsOn(fullName: string, key: string): string[] {
+    return (this.repo(fullName).reactions.get(key) ?? []).map((r) => r.content);
+  }
+
+  /** The comments posted on issue or pull request `number` by Ringmaster (the double's own login). */
+  ownComments(fullName: string, number: number): string[] {
+    return (this.repo(fullName).comments.get(number) ?? []).filter((c) => c.user.login === this.login).map((c) => c.body);
+  }
+
   setCheckRuns(fullName: string, sha: string, runs: { name: string; conclusion: string | null; status?: string; output?: { title?: string; summary?: string; text?: string } }[]) {
     this.repo(fullName).checkRuns.set(sha, runs.map((r) => ({ id: this.nextId++, head_sha: sha, status: r.status ?? "completed", details_url: `https://ci.example/${r.name}`, output: {}, ...r })));
   }
@@ -109,10 +133,29 @@ export class GithubDouble {
   private repo(fullName: string): Repo {
     let repo = this.repos.get(fullName.toLowerCase());
     if (!repo) {
-      repo = { pulls: new Map(), comments: new Map(), reviewComments: new Map(), reviews: new Map(), checkRuns: new Map(), statuses: new Map() };
+      repo = { pulls: new Map(), comments: new Map(), reviewComments: new Map(), reviews: new Map(), checkRuns: new Map(), statuses: new Map(), roles: new Map(), reactions: new Map() };
       this.repos.set(fullName.toLowerCase(), repo);
     }
     return repo;
+  }
+
+  // GET /repos/{owner}/{repo}/collaborators/{username}/permission
+  private permissionJson(repo: Repo, login: string): [number, Json] {
+    const role = repo.roles.get(login.toLowerCase());
+    if (!role) return [404, { message: "Not Found", documentation_url: "https://docs.github.com/rest/collaborators/collaborators#get-repository-permissions-for-a-user", status: "404" }];
+    return [200, { permission: PERMISSION[role], role_name: role, user: { login, id: 7, type: "User", permissions: { admin: role === "admin", maintain: ["admin", "maintain"].includes(role), push: PERMISSION[role] !== "read" && role !== "none", triage: role !== "read" && role !== "none", pull: role !== "none" } } }];
+  }
+
+  // POST …/reactions: 201 with the new reaction, 200 with the existing one when it is already there.
+  private react(repo: Repo, key: string, content: string): [number, Json] {
+    const valid = ["+1", "-1", "laugh", "confused", "heart", "hooray", "rocket", "eyes"];
+    if (!valid.includes(content)) return [422, { message: "Validation Failed", errors: [{ resource: "Reaction", code: "invalid", field: "content" }] }];
+    const list = repo.reactions.get(key) ?? [];
+    const existing = list.find((x) => x.content === content && x.user.login === this.login);
+    if (existing) return [200, existing];
+    const reaction = { id: this.nextId++, node_id: `REA_${this.nextId}`, user: { login: this.login }, content, created_at: new Date().toISOString() };
+    repo.reactions.set(key, [...list, reaction]);
+    return [201, reaction];
   }
 
   private pullJson(fullName: string, p: Pull) {
@@ -169,6 +212,9 @@ export class GithubDouble {
     const branch = /^\/branches\/(.+)$/.exec(rest)?.[1];
     if (r.method === "GET" && branch) return this.branchJson(fullName, decodeURIComponent(branch));
     const n = Number(/\/(\d+)/.exec(rest)?.[1]);
+    const second = Number(/\/\d+\/[a-z]+\/(\d+)/.exec(rest)?.[1]);
+    const collaborator = /^\/collaborators\/([^/]+)\/permission$/.exec(rest)?.[1];
+    if (r.method === "GET" && collaborator) return this.permissionJson(repo, decodeURIComponent(collaborator));
     const ref = /\/commits\/([^/]+)/.exec(rest)?.[1];
     switch (key) {
       case "GET ":
@@ -202,6 +248,18 @@ export class GithubDouble {
         return [200, repo.reviewComments.get(n) ?? []];
       case "GET /pulls/:n/reviews":
         return [200, repo.reviews.get(n) ?? []];
+      case "GET /pulls/:n/reviews/:n": {
+        const review = (repo.reviews.get(n) ?? []).find((x) => x.id === second);
+        return review ? [200, review] : null;
+      }
+      case "GET /pulls/:n/reviews/:n/comments":
+        return [200, (repo.reviewComments.get(n) ?? []).filter((c) => c.pull_request_review_id === second)];
+      case "POST /issues/:n/reactions":
+        return this.react(repo, `issue:${n}`, r.body?.content);
+      case "POST /issues/comments/:n/reactions":
+        return this.react(repo, `comment:${n}`, r.body?.content);
+      case "POST /pulls/comments/:n/reactions":
+        return this.react(repo, `review-comment:${n}`, r.body?.content);
       case "GET /commits/:ref/check-runs": {
         const runs = repo.checkRuns.get(ref!) ?? [];
         return [200, { total_count: runs.length, check_runs: runs }];

@@ -10,6 +10,7 @@ import type { GithubCheckJson } from "@/app/(dashboard)/_data/wire";
 import { HeadLine } from "@/app/(dashboard)/projects/_components/repository-test";
 import { GithubConnectForm } from "./github-connect-form";
 import { GithubDeliveries } from "./github-deliveries";
+import { GithubMentionsForm } from "./github-mentions-form";
 
 const KIND = { pat: "personal access token", app: "GitHub App" } as Record<string, string>;
 
@@ -30,6 +31,7 @@ export function GithubSection({ projectId, repository, webhookUrl, canAdmin }: {
             <div><dt>Repository</dt><dd><code>{repository}</code></dd></div>
             <div><dt>Connected with</dt><dd>{KIND[connection.kind] ?? connection.kind}{connection.appId ? ` ${connection.appId} (installation ${connection.installationId})` : ""}</dd></div>
             <div><dt>Acts as</dt><dd>{connection.botLogin ?? "—"}</dd></div>
+            <div><dt>Listens for</dt><dd>{connection.mentionLogin ? `@${connection.mentionLogin}` : "no mentions"}</dd></div>
             <div><dt>API</dt><dd>{connection.apiBaseUrl ?? "github.com"}</dd></div>
             <div><dt>Webhook secret</dt><dd>{connection.hasWebhookSecret ? "set (not shown again)" : <span className="warn">none: deliveries are checked with the server&apos;s own secret, if it has one</span>}</dd></div>
             <div><dt>Since</dt><dd><Ago at={connection.createdAt} /></dd></div>
@@ -49,6 +51,7 @@ export function GithubSection({ projectId, repository, webhookUrl, canAdmin }: {
       ) : (
         <p className="warn">Not connected: this project&apos;s runs cannot fetch, push or open pull requests until it is.</p>
       )}
+      {canAdmin && connection && <GithubMentionsForm projectId={projectId} mentionLogin={connection.mentionLogin} botLogin={connection.botLogin} />}
       {canAdmin && (!connection || replacing) && <GithubConnectForm projectId={projectId} onConnected={connected} onCancel={connection ? () => setReplacing(false) : undefined} />}
       <div className="panel">
         <h3>Webhook</h3>
@@ -56,7 +59,7 @@ export function GithubSection({ projectId, repository, webhookUrl, canAdmin }: {
         <dl className="facts stack">
           <div><dt>Payload URL</dt><dd><pre className="copyable" data-testid="webhook-url">{webhookUrl}</pre></dd></div>
           <div><dt>Content type</dt><dd><code>application/json</code></dd></div>
-          <div><dt>Events</dt><dd>Pull requests, pull request reviews and review comments, issue comments, check runs and suites, statuses, pushes</dd></div>
+          <div><dt>Events</dt><dd>Pull requests, pull request reviews and review comments, issues, issue comments, check runs and suites, statuses, pushes</dd></div>
           <div><dt>Secret</dt><dd>{freshSecret
             ? <><pre className="copyable" data-testid="webhook-secret">{freshSecret}</pre><small className="warn">Copy it into GitHub now: it is stored encrypted and never shown again.</small></>
             : <span className="muted small">the webhook secret you entered when connecting; to change it, replace the credentials with a new one</span>}</dd></div>
