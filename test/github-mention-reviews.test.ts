@@ -91,6 +91,15 @@ describe("a review with many comments", () => {
     await getDb().prompt.update({ where: { id: fixes[0].promptId! }, data: { status: "done" } });
     expect(await sendGithubNotices()).toBe(1);
     expect(double.ownComments(fx.fullName, pr.number).at(-1)).toBe(`Done: pull request ${pr.url}`);
+
+    // A review bot is no writer: its mention is not heard as a request, but its review is still
+    // review feedback (the detection string), as before mentions existed.
+    await getDb().run.update({ where: { id: fixes[0].id }, data: { status: "succeeded", finishedAt: new Date() } });
+    const commentsBefore = double.ownComments(fx.fullName, pr.number).length;
+    const bot = reviewDeliveries(fx.fullName, pr.number, "greptile-apps[bot]", `Greptile summary for @${BOT}: one more issue.`, []);
+    expect((await play("pull_request_review", bot.reviewPayload)).outcome).toBe("refused");
+    expect(await getDb().run.count({ where: { pullRequestId: pr.id, kind: "reviewer_fix" } })).toBe(2);
+    expect(double.ownComments(fx.fullName, pr.number)).toHaveLength(commentsBefore);
   });
 });
 

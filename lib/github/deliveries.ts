@@ -54,6 +54,14 @@ async function dispatch(event: string, p: Payload, project: ProjectView): Promis
   if (TRIGGERS.has(event) && writtenByUs(p, { botLogin: bot, appId: project.githubConnection?.appId ?? null })) return "ignored";
   // A request for work (the bot assigned or mentioned) is handled as one; anything else as before.
   const mention = () => handleMention(event, p, project, project.githubConnection);
+  // On a pull request, feedback that is no heard request (a refused mention included: a review
+  // bot mentioning us) is still checked as review feedback, as it always was.
+  const feedback = async (author: string | undefined, number: number | undefined): Promise<Outcome> => {
+    const asked = await mention();
+    if (asked && asked !== "refused") return asked;
+    const checked = await onFeedback(project.id, bot, author, number);
+    return asked ?? checked;
+  };
   switch (event) {
     case "issues":
       return (await mention()) ?? "ignored";
@@ -62,7 +70,7 @@ async function dispatch(event: string, p: Payload, project: ProjectView): Promis
       return (await applyPullState(project.id, p.pull_request as GithubPullView)) ? "processed" : "ignored";
     case "pull_request_review": {
       if (p.action !== "submitted" && p.action !== "edited") return "ignored";
-      const outcome = (await mention()) ?? await onFeedback(project.id, bot, p.review?.user?.login, p.pull_request?.number);
+      const outcome = await feedback(p.review?.user?.login, p.pull_request?.number);
       if (outcome === "processed" && p.review?.state === "approved") {
         const pr = await openPull(project.id, p.pull_request?.number);
         if (pr) await mergeIfAllowed(pr.id);
@@ -71,10 +79,10 @@ async function dispatch(event: string, p: Payload, project: ProjectView): Promis
     }
     case "pull_request_review_comment":
       if (p.action !== "created" && p.action !== "edited") return "ignored";
-      return (await mention()) ?? onFeedback(project.id, bot, p.comment?.user?.login, p.pull_request?.number);
+      return feedback(p.comment?.user?.login, p.pull_request?.number);
     case "issue_comment":
       if (p.action !== "created" && p.action !== "edited") return "ignored";
-      return (await mention()) ?? (p.issue?.pull_request ? onFeedback(project.id, bot, p.comment?.user?.login, p.issue?.number) : "ignored");
+      return p.issue?.pull_request ? feedback(p.comment?.user?.login, p.issue?.number) : (await mention()) ?? "ignored";
     case "check_run":
       return p.action === "completed" ? onChecks(project.id, p.check_run?.head_sha) : "ignored";
     case "check_suite":
