@@ -54,6 +54,19 @@ test("a GitHub project connects from its settings, tests the connection, shows t
   await expect(github.getByTestId("branch-head")).toContainText(`main is at ${head.slice(0, 10)} “init”`);
   await expect(github).toContainText(`acme/${repo} is reachable`);
 
+  // The login people mention: a bad one is refused beside its field and kept; a good one is saved.
+  await expect(github).toContainText("no mentions");
+  const mentions = github.getByRole("form", { name: "GitHub mentions" });
+  await mentions.getByLabel(/^Bot login for mentions/).fill("ringmaster--bot");
+  await mentions.getByRole("button", { name: "Save" }).click();
+  await expect(mentions.locator(".field.invalid")).toContainText("Bot login for mentions must be a GitHub login");
+  await expect(mentions.getByLabel(/^Bot login for mentions/)).toHaveValue("ringmaster--bot");
+  await mentions.getByLabel(/^Bot login for mentions/).fill("@ringmaster-bot");
+  await mentions.getByRole("button", { name: "Save" }).click();
+  await expect(github.locator("dd").filter({ hasText: /^@ringmaster-bot$/ })).toBeVisible();
+  await expect(mentions).toContainText("Assign an issue to @ringmaster-bot");
+  await screenshots(page, "github-mentions");
+
   // GitHub sends a delivery signed with the secret: it shows in the list with its status.
   const payload = JSON.stringify({ ref: "refs/heads/main", repository: { full_name: `acme/${repo}`, name: repo, owner: { login: "acme" } }, sender: { login: "octocat" } });
   const delivered = await page.request.post("/api/webhooks/github", {
