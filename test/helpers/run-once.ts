@@ -7,8 +7,8 @@ import { mergeRun } from "@/lib/runs/merge";
  * This test process plays the worker: one tick, then the run it queued, then its merge —
  * the same lib calls the queue processors make, on real Postgres, Redis, git and processes.
  */
-export async function tickAndRun(projectId: string) {
-  const tick = await runTick(projectId);
+export async function tickAndRun(projectId: string, now?: () => Date) {
+  const tick = await runTick(projectId, now);
   const run = await getDb().run.findFirst({ where: { projectId, status: "queued" }, orderBy: { queuedAt: "desc" } });
   if (!run) return { tick, run: null };
   await executeRun(run.id);

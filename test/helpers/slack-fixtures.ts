@@ -23,8 +23,8 @@ export async function startSlackDouble(): Promise<SlackDouble> {
 const noParams = { params: Promise.resolve({}) };
 
 /** A team with a project, Slack connected through the API and one channel mapped to the project. */
-export async function slackTeam(double: SlackDouble, channelId = `C0${Math.random().toString(36).slice(2, 10).toUpperCase()}`) {
-  const base = await createTeamWithProject({ loopEnabled: false });
+export async function slackTeam(double: SlackDouble, channelId = `C0${Math.random().toString(36).slice(2, 10).toUpperCase()}`, given?: Awaited<ReturnType<typeof createTeamWithProject>>) {
+  const base = given ?? await createTeamWithProject({ loopEnabled: false });
   const admin = await apiToken(base.team.id, "admin");
   const res = await putConnection(request("PUT", "/api/team/slack", admin, { botToken: BOT_TOKEN, signingSecret: SIGNING_SECRET }), noParams);
   if (res.status !== 200) throw new Error(`connect answered ${res.status}: ${await res.text()}`);
