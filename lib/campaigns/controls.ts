@@ -3,6 +3,7 @@ import type { Actor } from "@/lib/auth/actor";
 import { commitChange } from "@/lib/activity/change";
 import { DomainError } from "@/lib/errors";
 import { changePromptStatus } from "@/lib/prompts/transitions";
+import { mirrorCampaignState } from "@/lib/campaigns/mirror";
 import { addEvent, changePhase, OPEN_PHASES, PhaseConflict, replan } from "@/lib/campaigns/state";
 
 export const campaignAction = z.object({ action: z.enum(["start", "pause", "cancel", "replan"]) }).strict();
@@ -15,7 +16,7 @@ const closed = () => new DomainError(409, "campaign_closed", "This campaign is o
  * its tasks are not claimed), cancel (its waiting tasks are cancelled; running ones finish), re-plan now.
  */
 export async function controlCampaign(actor: Actor, project: { id: string; teamId: string }, campaignId: string, action: CampaignAction) {
-  return commitChange(project, async (tx) => {
+  const result = await commitChange(project, async (tx) => {
     const c = await tx.campaign.findUniqueOrThrow({ where: { id: campaignId } });
     if (!OPEN_PHASES.includes(c.phase)) throw closed();
     if (action === "start" || action === "pause") {
@@ -42,6 +43,9 @@ export async function controlCampaign(actor: Actor, project: { id: string; teamI
     nudge: `campaign ${action}`,
     addsWork: action === "start" || action === "replan",
   }));
+  // A cancelled campaign gets no more ticks: its last state reaches git here.
+  await mirrorCampaignState(campaignId);
+  return result;
 }
 
 const rethrowClosed = (err: unknown) => {

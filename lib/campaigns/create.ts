@@ -3,6 +3,7 @@ import type { Actor } from "@/lib/auth/actor";
 import { commitChange } from "@/lib/activity/change";
 import { isSafeText } from "@/lib/validation/safe-text";
 import { MAX_PLAN_BYTES, parsePlan, type Plan } from "@/lib/campaigns/plan";
+import { mirrorCampaignState } from "@/lib/campaigns/mirror";
 import { addEvent, applyPlan } from "@/lib/campaigns/state";
 
 // One schema for the form and the API. A plan may come with the goal (a person who already has
@@ -32,7 +33,7 @@ export async function createCampaign(actor: Actor, project: { id: string; teamId
   const plan = input.plan === undefined ? null : planFromInput(input.plan);
   const title = input.title || input.goal.split("\n")[0].replace(/^#+\s*/, "").slice(0, 200);
   if (!isSafeText(title)) throw new z.ZodError([{ code: "custom", path: ["title"], message: "must not contain NUL characters", input: undefined }]);
-  return commitChange(project, async (tx) => {
+  const created = await commitChange(project, async (tx) => {
     const campaign = await tx.campaign.create({ data: { projectId: project.id, title, goal: input.goal, createdById: actor.kind === "user" ? actor.id : null } });
     await addEvent(tx, campaign.id, "created", `Campaign created${plan ? " with a plan" : "; the architect plans it"}`);
     if (plan) await applyPlan(tx, campaign, plan, null);
@@ -43,4 +44,6 @@ export async function createCampaign(actor: Actor, project: { id: string; teamId
     nudge: "campaign created",
     addsWork: true,
   }));
+  await mirrorCampaignState(created.id);
+  return created;
 }

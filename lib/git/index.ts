@@ -8,3 +8,4 @@ export { COMMITTER, git, gitCheck, GitError, type GitOptions } from "@/lib/git/r
 export { createWorktree, type CreatedWorktree, type CreateWorktreeInput } from "@/lib/git/worktree-create";
 export { listWorktrees, pruneWorktrees, type Worktree } from "@/lib/git/worktree-list";
 export { removeWorktree, UnmergedWorkError, type RemovedWorktree, type RemoveWorktreeInput } from "@/lib/git/worktree-remove";
+export { commitFileToBranch, readBlob, type FileCommitInput } from "@/lib/git/file-commit";

@@ -9,6 +9,7 @@ import {
   addEvent, applyPlan, ARCHITECT_ATTEMPTS, changePhase, countTasks, crossedMilestones, OPEN_PHASES, replan, TASK_ATTEMPTS,
 } from "@/lib/campaigns/state";
 import { notifyCampaign } from "@/lib/campaigns/notify";
+import { mirrorCampaignState } from "@/lib/campaigns/mirror";
 
 type Project = { id: string; teamId: string };
 interface StepInput { project: Project; profileId: string | null; limits: SpawnLimits; now: Date }
@@ -17,6 +18,7 @@ interface StepInput { project: Project; profileId: string | null; limits: SpawnL
  * Seed 002's loop, one step per open campaign of the project, run by the tick before the prompt
  * loop decides: answers of finished architect and reflector runs are applied once, then
  * PLANNING starts an architect, EXECUTING checks the breaker, the milestones and completion.
+ * Each step ends by mirroring the campaign's state to git.
  * Returns what holds the prompt loop back (a campaign's architect or reflector), or null.
  */
 export async function campaignStep(input: StepInput): Promise<string | null> {
@@ -25,9 +27,11 @@ export async function campaignStep(input: StepInput): Promise<string | null> {
   let holding: string | null = null;
   for (const c of campaigns) {
     const campaign = await handleAnswers(input.project, c);
-    if (!OPEN_PHASES.includes(campaign.phase)) continue;
-    const held = campaign.phase === "planning" ? await plan(input, campaign) : await execute(input, campaign);
-    holding ??= held;
+    if (OPEN_PHASES.includes(campaign.phase)) {
+      const held = campaign.phase === "planning" ? await plan(input, campaign) : await execute(input, campaign);
+      holding ??= held;
+    }
+    await mirrorCampaignState(c.id);
   }
   return holding;
 }

@@ -1,0 +1,59 @@
+import { getDb, type CampaignModel as Campaign, type PromptStatus } from "@/lib/db";
+import { commitFileToBranch } from "@/lib/git";
+import { clonePath } from "@/lib/github/repo";
+import { getLogger } from "@/lib/log";
+import type { Plan } from "@/lib/campaigns/plan";
+
+export const STATE_PATH = ".campaign/state.json";
+export const campaignBranch = (campaignId: string) => `ringmaster/campaign-${campaignId}`;
+
+const TASK_STATUS: Record<PromptStatus, string> = { pending: "PENDING", in_progress: "RUNNING", done: "COMPLETED", failed: "FAILED", cancelled: "CANCELLED" };
+
+type TaskRow = { taskId: string | null; status: PromptStatus; attempts: number };
+
+/**
+ * The campaign as seed 002's `.campaign/state.json` reads it: goal, status, the current plan with
+ * each task's state, the log the next architect gets, metrics. No clock in it, so an unchanged
+ * campaign writes no new commit.
+ */
+export function campaignState(c: Campaign, tasks: TaskRow[]) {
+  const byId = new Map(tasks.map((t) => [t.taskId, t]));
+  const plan = c.plan as Plan | null;
+  return {
+    campaign: c.id,
+    title: c.title,
+    project_goal: c.goal,
+    status: c.phase.toUpperCase(),
+    paused: c.paused,
+    plan_version: c.planVersion,
+    plan: plan && {
+      tasks: plan.tasks.map((t) => ({ ...t, status: TASK_STATUS[byId.get(t.id)?.status ?? "pending"], retry_counter: byId.get(t.id)?.attempts ?? 0 })),
+    },
+    logs: c.failureLog,
+    milestones: c.milestones,
+    metrics: { tasks_total: c.tasksTotal, tasks_completed: c.tasksCompleted, tasks_failed: c.tasksFailed },
+  };
+}
+
+/**
+ * Mirrors the campaign's state (Postgres owns it) to `.campaign/state.json` on the campaign's own
+ * branch, so agents and people reading git see what the dashboard shows. A failure is logged and
+ * retried at the next pass: the mirror never stops the campaign. Returns the new commit, if any.
+ */
+export async function mirrorCampaignState(campaignId: string): Promise<string | null> {
+  const db = getDb();
+  const c = await db.campaign.findUniqueOrThrow({ where: { id: campaignId }, include: { project: true } });
+  const repoPath = c.project.repoKind === "github" ? clonePath(c.project.id) : c.project.repoPath;
+  if (!repoPath) return null;
+  const tasks = await db.prompt.findMany({ where: { campaignId, campaignPlan: c.planVersion }, select: { taskId: true, status: true, attempts: true } });
+  const content = `${JSON.stringify(campaignState(c, tasks), null, 2)}\n`;
+  try {
+    return await commitFileToBranch({
+      repoPath, branch: campaignBranch(c.id), baseBranch: c.project.activeBranch ?? c.project.baseBranch, path: STATE_PATH, content,
+      message: `campaign(${c.id}): ${c.phase.toUpperCase()}, plan ${c.planVersion}, ${c.tasksCompleted}/${c.tasksTotal} tasks done`,
+    });
+  } catch (err) {
+    getLogger("campaigns").warn({ err: (err as Error).message, campaignId }, "campaign state not mirrored to git");
+    return null;
+  }
+}
