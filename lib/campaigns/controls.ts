@@ -35,7 +35,8 @@ export async function controlCampaign(actor: Actor, project: { id: string; teamI
     }
     if (c.phase === "planning") throw new DomainError(409, "campaign_planning", "The campaign is already being planned");
     const who = actor.kind === "user" ? "a person" : "an API token";
-    await replan(tx, c, `Re-plan requested by ${who}`, "replan");
+    // A person asking skips any backoff the automatic re-plans built up.
+    await replan(tx, c, `Re-plan requested by ${who}`, "replan", { planAfter: null });
     return { c, message: `Campaign "${c.title}": re-plan requested` };
   }, ({ c, message }) => message === null ? null : ({
     audit: { by: actor, action: `campaign.${action}`, target: { type: "campaign", id: c.id }, before: { phase: c.phase, paused: c.paused } },

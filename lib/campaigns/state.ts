@@ -9,7 +9,7 @@ type Tx = Prisma.TransactionClient;
 /** Seed 002's state machine; cancelled from any open phase, failed when the architect keeps failing. */
 export const PHASE_TRANSITIONS: Readonly<Record<CampaignPhase, readonly CampaignPhase[]>> = {
   planning: ["executing", "failed", "cancelled"],
-  executing: ["planning", "completed", "cancelled"],
+  executing: ["planning", "completed", "failed", "cancelled"],
   completed: [],
   failed: ["planning"],
   cancelled: [],
@@ -63,13 +63,24 @@ export async function applyPlan(tx: Tx, campaign: { id: string; projectId: strin
   await addEvent(tx, campaign.id, "plan", `Plan ${version}: ${plan.tasks.length} task${plan.tasks.length === 1 ? "" : "s"} (${ordered.map((t) => t.id).join(", ")})`, runId ?? undefined);
 }
 
-/** Back to the architect with the reason: the current plan's waiting tasks are cancelled (running ones finish). */
-export async function replan(tx: Tx, campaign: { id: string; planVersion: number; phase: CampaignPhase }, reason: string, kind: string, runId?: string) {
+type Backoff = { replans?: number; planAfter: Date | null };
+
+/**
+ * Back to the architect with the reason: the current plan's waiting tasks are cancelled (running
+ * ones finish). `backoff` says when the next architect may start (automatic re-plans wait).
+ */
+export async function replan(tx: Tx, campaign: { id: string; planVersion: number; phase: CampaignPhase }, reason: string, kind: string, backoff: Backoff, runId?: string) {
+  await cancelWaiting(tx, campaign);
+  const data = { failureLog: reason, ...backoff };
+  if (campaign.phase !== "planning") await changePhase(tx, campaign.id, "planning", { ...data, failures: 0 });
+  else await tx.campaign.update({ where: { id: campaign.id }, data });
+  await addEvent(tx, campaign.id, kind, reason.split("\n")[0].slice(0, 500), runId);
+}
+
+/** The current plan's waiting tasks are cancelled; running ones finish. */
+export async function cancelWaiting(tx: Tx, campaign: { id: string; planVersion: number }) {
   const waiting = await tx.prompt.findMany({ where: { campaignId: campaign.id, campaignPlan: campaign.planVersion, status: "pending" }, select: { id: true } });
   for (const p of waiting) await changePromptStatus(p.id, { from: "pending", to: "cancelled" }, tx);
-  if (campaign.phase !== "planning") await changePhase(tx, campaign.id, "planning", { failureLog: reason, failures: 0 });
-  else await tx.campaign.update({ where: { id: campaign.id }, data: { failureLog: reason } });
-  await addEvent(tx, campaign.id, kind, reason.split("\n")[0].slice(0, 500), runId);
 }
 
 /** Metrics of the current plan, counted from its prompts. */

@@ -6,13 +6,15 @@ import { announce } from "@/lib/events/publish";
 import { parsePlan } from "@/lib/campaigns/plan";
 import { parseVerdict, tail } from "@/lib/campaigns/inputs";
 import {
-  addEvent, applyPlan, ARCHITECT_ATTEMPTS, changePhase, countTasks, crossedMilestones, OPEN_PHASES, replan, TASK_ATTEMPTS,
+  addEvent, applyPlan, ARCHITECT_ATTEMPTS, changePhase, countTasks, crossedMilestones, OPEN_PHASES, TASK_ATTEMPTS,
 } from "@/lib/campaigns/state";
+import { autoReplan, retryAt } from "@/lib/loop/campaign-replan";
 import { notifyCampaign } from "@/lib/campaigns/notify";
 import { mirrorCampaignState } from "@/lib/campaigns/mirror";
 
 type Project = { id: string; teamId: string };
-interface StepInput { project: Project; profileId: string | null; limits: SpawnLimits; now: Date }
+/** `backoffBaseMs`: the project's spawn cooldown, the base of the re-plan backoff (as of the planner's). */
+interface StepInput { project: Project; profileId: string | null; limits: SpawnLimits; now: Date; backoffBaseMs: number }
 
 /**
  * Seed 002's loop, one step per open campaign of the project, run by the tick before the prompt
@@ -26,7 +28,7 @@ export async function campaignStep(input: StepInput): Promise<string | null> {
   const campaigns = await db.campaign.findMany({ where: { projectId: input.project.id, phase: { in: OPEN_PHASES }, paused: false }, orderBy: { createdAt: "asc" } });
   let holding: string | null = null;
   for (const c of campaigns) {
-    const campaign = await handleAnswers(input.project, c);
+    const campaign = await handleAnswers(input, c);
     if (OPEN_PHASES.includes(campaign.phase)) {
       const held = campaign.phase === "planning" ? await plan(input, campaign) : await execute(input, campaign);
       holding ??= held;
@@ -36,7 +38,7 @@ export async function campaignStep(input: StepInput): Promise<string | null> {
   return holding;
 }
 
-async function handleAnswers(project: Project, campaign: Campaign): Promise<Campaign> {
+async function handleAnswers(input: StepInput, campaign: Campaign): Promise<Campaign> {
   const db = getDb();
   const ended = await db.run.findMany({
     where: { campaignId: campaign.id, kind: { in: ["architect", "reflector"] }, status: { in: ["succeeded", "failed", "timed_out", "lost", "cancelled"] } },
@@ -45,11 +47,12 @@ async function handleAnswers(project: Project, campaign: Campaign): Promise<Camp
   // A run's answer is handled once: its event (unique by run id) marks it.
   const handled = new Set((await db.campaignEvent.findMany({ where: { runId: { in: ended.map((r) => r.id) } }, select: { runId: true } })).map((e) => e.runId));
   const finished = ended.filter((r) => !handled.has(r.id));
-  for (const run of finished) await handleAnswer(project, campaign.id, run);
+  for (const run of finished) await handleAnswer(input, campaign.id, run);
   return finished.length ? db.campaign.findUniqueOrThrow({ where: { id: campaign.id } }) : campaign;
 }
 
-async function handleAnswer(project: Project, campaignId: string, run: Run) {
+async function handleAnswer(input: StepInput, campaignId: string, run: Run) {
+  const clock = { now: input.now, baseMs: input.backoffBaseMs };
   const notices = await getDb().$transaction(async (tx) => {
     const c = await tx.campaign.findUniqueOrThrow({ where: { id: campaignId } });
     if (run.kind === "architect") {
@@ -71,7 +74,7 @@ async function handleAnswer(project: Project, campaignId: string, run: Run) {
         await addEvent(tx, c.id, "failed", `The architect failed ${failures} times in a row`);
         return [`Campaign "${c.title}" failed: the architect failed ${failures} times in a row`];
       }
-      await tx.campaign.update({ where: { id: c.id }, data: { failures } });
+      await tx.campaign.update({ where: { id: c.id }, data: { failures, planAfter: retryAt(input.now, input.backoffBaseMs, failures) } });
       return [];
     }
     const verdict = run.status === "succeeded" ? parseVerdict(run.summary) : null;
@@ -84,15 +87,20 @@ async function handleAnswer(project: Project, campaignId: string, run: Run) {
       return [];
     }
     const reason = `DRIFT DETECTED: ${verdict.reason}`;
-    await replan(tx, c, reason, "drift", run.id);
+    const replanned = await autoReplan(tx, c, reason, "drift", clock, run.id);
+    if (replanned.failed) return [`Campaign "${c.title}" failed: ${replanned.message}`];
     return [`Campaign "${c.title}" drifted from its goal; re-planning. ${reason}`];
   });
-  for (const message of notices) await notifyCampaign(project, campaignId, message);
+  for (const message of notices) await notifyCampaign(input.project, campaignId, message);
 }
 
 async function plan(input: StepInput, campaign: Campaign): Promise<string | null> {
   const live = await liveRun(campaign.id, "architect");
   if (live) return `Campaign "${campaign.title}": the architect is planning`;
+  // Held, not idle: an empty queue must not read as "all done" while the campaign waits to re-plan.
+  if (campaign.planAfter && campaign.planAfter > input.now) {
+    return `Campaign "${campaign.title}": re-planning backs off until ${campaign.planAfter.toISOString()}`;
+  }
   const run = await spawn(input, campaign, "architect");
   return run ? `Campaign "${campaign.title}": architect run queued` : null;
 }
@@ -103,13 +111,17 @@ async function execute(input: StepInput, campaign: Campaign): Promise<string | n
   if (failed) {
     // The circuit breaker: a task that failed all its attempts goes back to the architect with its log tail.
     const reason = `Task ${failed.taskId} failed after ${TASK_ATTEMPTS} attempts:\n${tail(failed.failureLog ?? "(no log)")}`;
-    await db.$transaction(async (tx) => {
+    const replanned = await db.$transaction(async (tx) => {
       await tx.campaign.update({ where: { id: campaign.id }, data: { tasksFailed: { increment: 1 } } });
-      await replan(tx, campaign, reason, "replan");
+      return autoReplan(tx, campaign, reason, "replan", { now: input.now, baseMs: input.backoffBaseMs });
     });
+    if (replanned.failed) {
+      await notifyCampaign(input.project, campaign.id, `Campaign "${campaign.title}" failed: ${replanned.message}`);
+      return null;
+    }
     await notifyCampaign(input.project, campaign.id, `Campaign "${campaign.title}": task ${failed.taskId} failed ${TASK_ATTEMPTS} times; re-planning`);
-    // The architect starts in this tick: an empty queue must not read as "all done" and stop the loop.
-    return plan(input, campaign);
+    // The architect starts in this tick (or the backoff holds the loop): an empty queue must not read as "all done".
+    return plan(input, await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } }));
   }
   const counts = await countTasks(db, campaign);
   if (counts.done !== campaign.tasksCompleted) await db.campaign.update({ where: { id: campaign.id }, data: { tasksCompleted: counts.done, tasksTotal: counts.total } });

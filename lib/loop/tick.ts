@@ -51,6 +51,7 @@ export async function runTick(projectId: string, now = () => new Date()): Promis
     if (snap.campaigning && snap.loopState.mode === "running") {
       held = await campaignStep({
         project: snap.project, profileId: snap.settings.plannerProfileId ?? snap.settings.executorProfileId, limits: spawnLimits(snap.settings), now: now(),
+        backoffBaseMs: snap.settings.spawnCooldownMs,
       });
       snap = (await loadTickSnapshot(projectId))!;
     }
