@@ -140,6 +140,8 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
   } finally {
     const egress = await sandbox.close();
     await untilDb("egress", () => recordEgress(run.id, egress, "agent"));
+    // The agent may hide a refusal; the run's log says it anyway.
+    for (const [host, n] of Object.entries(egress.blocked)) log.push(`Ringmaster egress policy blocked ${host} (${n}×): the project does not allow it`);
   }
   // A lead answers in its thread, an architect with a plan, a reflector with a verdict: they change
   // no code, so nothing of their worktree is committed.
