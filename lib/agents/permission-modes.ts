@@ -55,8 +55,22 @@ const gemini: PermissionModes = {
   conflicting: ["--approval-mode", "--yolo", "-y"],
 };
 
+// Choices of `qwen --help` (@qwen-code/qwen-code 0.24.4) for --approval-mode.
+const qwen: PermissionModes = {
+  flag: "--approval-mode",
+  default: "yolo",
+  modes: [
+    { value: "yolo", allows: "every tool without asking: edits, shell commands (tests, builds), web fetches" },
+    { value: "auto", allows: "a classifier approves the calls it judges safe and denies the rest" },
+    { value: "auto-edit", allows: "file edits only; shell commands such as tests and builds are denied" },
+    { value: "default", allows: "reads only: every edit or command would ask, and headless that is a denial" },
+    { value: "plan", allows: "reads and plans; edits nothing and runs nothing" },
+  ],
+  conflicting: ["--approval-mode", "--yolo", "-y"],
+};
+
 /** The adapters with a permission mode; the others (aider, shell, demo) have none to set. */
-export const PERMISSION_MODES: Partial<Record<string, PermissionModes>> = { claude, codex, gemini };
+export const PERMISSION_MODES: Partial<Record<string, PermissionModes>> = { claude, codex, gemini, qwen };
 
 export function permissionModesOf(adapter: string): PermissionModes | null {
   return Object.hasOwn(PERMISSION_MODES, adapter) ? PERMISSION_MODES[adapter]! : null;

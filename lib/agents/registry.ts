@@ -3,6 +3,7 @@ import { claudeAdapter } from "@/lib/agents/claude";
 import { codexAdapter } from "@/lib/agents/codex";
 import { demoAdapter } from "@/lib/agents/demo";
 import { geminiAdapter } from "@/lib/agents/gemini";
+import { qwenAdapter } from "@/lib/agents/qwen";
 import { shellAdapter } from "@/lib/agents/shell";
 import type { AgentAdapter } from "@/lib/agents/types";
 
@@ -10,6 +11,7 @@ const adapters = {
   claude: claudeAdapter,
   codex: codexAdapter,
   gemini: geminiAdapter,
+  qwen: qwenAdapter,
   aider: aiderAdapter,
   shell: shellAdapter,
   demo: demoAdapter,
