@@ -4,7 +4,8 @@
 // (its own worktree, no other files, egress by the project's allow-list), and a mode that cannot
 // run the tests or the build leaves the work unchecked.
 
-export type PermissionMode = { value: string; allows: string };
+/** `args`: what the CLI is given for this mode, when not `flag value` (a CLI whose mode is a tool list). */
+export type PermissionMode = { value: string; allows: string; args?: string[] };
 
 export type PermissionModes = {
   /** The CLI flag that takes the mode. */
@@ -69,8 +70,19 @@ const qwen: PermissionModes = {
   conflicting: ["--approval-mode", "--yolo", "-y"],
 };
 
+// pi (@mariozechner/pi-coding-agent 0.73.1) never asks: its mode is which tools it is given (--tools).
+const pi: PermissionModes = {
+  flag: "--tools",
+  default: "all",
+  modes: [
+    { value: "all", allows: "every built-in tool: read, edit, write and bash (tests, builds)", args: [] },
+    { value: "read-only", allows: "reads and searches (read, grep, find, ls); edits nothing and runs nothing", args: ["--tools", "read,grep,find,ls"] },
+  ],
+  conflicting: ["--tools", "-t", "--no-tools", "-nt", "--no-builtin-tools", "-nbt"],
+};
+
 /** The adapters with a permission mode; the others (aider, shell, demo) have none to set. */
-export const PERMISSION_MODES: Partial<Record<string, PermissionModes>> = { claude, codex, gemini, qwen };
+export const PERMISSION_MODES: Partial<Record<string, PermissionModes>> = { claude, codex, gemini, qwen, pi };
 
 export function permissionModesOf(adapter: string): PermissionModes | null {
   return Object.hasOwn(PERMISSION_MODES, adapter) ? PERMISSION_MODES[adapter]! : null;
@@ -90,5 +102,6 @@ export function conflictingArg(adapter: string, extraArgs: readonly string[]): s
 export function permissionArgs(adapter: string, mode: string | undefined, extraArgs: readonly string[]): string[] {
   const modes = permissionModesOf(adapter);
   if (!modes || conflictingArg(adapter, extraArgs)) return [];
-  return [modes.flag, mode ?? modes.default];
+  const value = mode ?? modes.default;
+  return modes.modes.find((m) => m.value === value)?.args ?? [modes.flag, value];
 }

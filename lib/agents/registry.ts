@@ -3,6 +3,7 @@ import { claudeAdapter } from "@/lib/agents/claude";
 import { codexAdapter } from "@/lib/agents/codex";
 import { demoAdapter } from "@/lib/agents/demo";
 import { geminiAdapter } from "@/lib/agents/gemini";
+import { piAdapter } from "@/lib/agents/pi";
 import { qwenAdapter } from "@/lib/agents/qwen";
 import { shellAdapter } from "@/lib/agents/shell";
 import type { AgentAdapter } from "@/lib/agents/types";
@@ -12,6 +13,7 @@ const adapters = {
   codex: codexAdapter,
   gemini: geminiAdapter,
   qwen: qwenAdapter,
+  pi: piAdapter,
   aider: aiderAdapter,
   shell: shellAdapter,
   demo: demoAdapter,
