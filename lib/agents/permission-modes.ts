@@ -81,8 +81,19 @@ const pi: PermissionModes = {
   conflicting: ["--tools", "-t", "--no-tools", "-nt", "--no-builtin-tools", "-nbt"],
 };
 
+// `opencode run --help` (opencode-ai 1.18.33): --auto approves every permission its config does not deny.
+const opencode: PermissionModes = {
+  flag: "--auto",
+  default: "auto",
+  modes: [
+    { value: "auto", allows: "every tool its config does not deny, without asking: edits, shell commands (tests, builds), web fetches", args: ["--auto"] },
+    { value: "config", allows: "what opencode's permission config allows; a call it would ask about is refused headless", args: [] },
+  ],
+  conflicting: ["--auto"],
+};
+
 /** The adapters with a permission mode; the others (aider, shell, demo) have none to set. */
-export const PERMISSION_MODES: Partial<Record<string, PermissionModes>> = { claude, codex, gemini, qwen, pi };
+export const PERMISSION_MODES: Partial<Record<string, PermissionModes>> = { claude, codex, gemini, qwen, pi, opencode };
 
 export function permissionModesOf(adapter: string): PermissionModes | null {
   return Object.hasOwn(PERMISSION_MODES, adapter) ? PERMISSION_MODES[adapter]! : null;

@@ -3,6 +3,7 @@ import { claudeAdapter } from "@/lib/agents/claude";
 import { codexAdapter } from "@/lib/agents/codex";
 import { demoAdapter } from "@/lib/agents/demo";
 import { geminiAdapter } from "@/lib/agents/gemini";
+import { opencodeAdapter } from "@/lib/agents/opencode";
 import { piAdapter } from "@/lib/agents/pi";
 import { qwenAdapter } from "@/lib/agents/qwen";
 import { shellAdapter } from "@/lib/agents/shell";
@@ -14,6 +15,7 @@ const adapters = {
   gemini: geminiAdapter,
   qwen: qwenAdapter,
   pi: piAdapter,
+  opencode: opencodeAdapter,
   aider: aiderAdapter,
   shell: shellAdapter,
   demo: demoAdapter,
