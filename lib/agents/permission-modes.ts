@@ -92,8 +92,19 @@ const opencode: PermissionModes = {
   conflicting: ["--auto"],
 };
 
+// `copilot --help` (@github/copilot 1.0.102): prompt mode requires --allow-all-tools at least.
+const copilot: PermissionModes = {
+  flag: "--allow-all",
+  default: "allow-all",
+  modes: [
+    { value: "allow-all", allows: "every tool, path and URL without asking: edits, shell commands (tests, builds), web fetches", args: ["--allow-all"] },
+    { value: "allow-all-tools", allows: "every tool without asking, but only paths inside the worktree and no URL it would ask about", args: ["--allow-all-tools"] },
+  ],
+  conflicting: ["--allow-all", "--yolo", "--allow-all-tools"],
+};
+
 /** The adapters with a permission mode; the others (aider, shell, demo) have none to set. */
-export const PERMISSION_MODES: Partial<Record<string, PermissionModes>> = { claude, codex, gemini, qwen, pi, opencode };
+export const PERMISSION_MODES: Partial<Record<string, PermissionModes>> = { claude, codex, gemini, qwen, pi, opencode, copilot };
 
 export function permissionModesOf(adapter: string): PermissionModes | null {
   return Object.hasOwn(PERMISSION_MODES, adapter) ? PERMISSION_MODES[adapter]! : null;

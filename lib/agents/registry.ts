@@ -1,6 +1,7 @@
 import { aiderAdapter } from "@/lib/agents/aider";
 import { claudeAdapter } from "@/lib/agents/claude";
 import { codexAdapter } from "@/lib/agents/codex";
+import { copilotAdapter } from "@/lib/agents/copilot";
 import { demoAdapter } from "@/lib/agents/demo";
 import { geminiAdapter } from "@/lib/agents/gemini";
 import { opencodeAdapter } from "@/lib/agents/opencode";
@@ -16,6 +17,7 @@ const adapters = {
   qwen: qwenAdapter,
   pi: piAdapter,
   opencode: opencodeAdapter,
+  copilot: copilotAdapter,
   aider: aiderAdapter,
   shell: shellAdapter,
   demo: demoAdapter,
