@@ -25,6 +25,14 @@ async function runFixture(name: string, prompt = PROMPT) {
 }
 
 describe("runAgent end to end with stand-in CLIs replaying real transcripts", () => {
+  it("refuses to start a CLI that is not on the run's PATH, naming it and how to install it", async () => {
+    let spawned = false;
+    const run = runAgent({ adapter: requireAdapter("qwen"), context: { prompt: "p", worktree: await tempDir() }, env: fixtureEnv(), onSpawn: () => { spawned = true; } });
+    await expect(run).rejects.toThrow("cannot start the agent: the qwen adapter runs `qwen`, which is not installed on this machine (not found on PATH ");
+    await expect(run).rejects.toThrow("install it with `npm install -g @qwen-code/qwen-code`, or choose another adapter in the profile");
+    expect(spawned).toBe(false);
+  });
+
   it.each([
     ["claude", { ok: true, costUsd: 0.0421275, inputTokens: 70616, outputTokens: 412 }],
     ["codex", { ok: true, inputTokens: 24763, cacheReadTokens: 24448, outputTokens: 122, summary: "Created `hello.txt` with a greeting. There is no test script to run yet." }],

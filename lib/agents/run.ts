@@ -1,4 +1,5 @@
 import { FinalText } from "@/lib/agents/final-text";
+import { missingCli } from "@/lib/agents/installed";
 import { runAgentProcess, type AgentProcessResult, type OutputLine, type RunAgentProcessOptions } from "@/lib/agents/process";
 import type { AgentAdapter, AgentEvent, BuildContext, ResultEvent } from "@/lib/agents/types";
 
@@ -22,9 +23,13 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunOutcome> 
   const { adapter, context, onEvent, onLine, ...processOptions } = opts;
   const last: { result: ResultEvent | null; at: number } = { result: null, at: -Infinity };
   const finalText = new FinalText();
+  const command = adapter.build(context);
+  const path = processOptions.env.PATH;
+  const missing = command.shell || path === undefined ? null : missingCli(adapter.name, command.command, path);
+  if (missing) throw new Error(`cannot start the agent: ${missing}`);
   const outcome = await runAgentProcess({
     ...processOptions,
-    ...adapter.build(context),
+    ...command,
     cwd: context.worktree,
     hadRecentResult: () => Date.now() - last.at <= RECENT_RESULT_WINDOW_MS,
     onLine: (line) => {
