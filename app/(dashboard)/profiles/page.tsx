@@ -1,6 +1,7 @@
 import { listProfiles } from "@/lib/profiles/profiles";
 import { roleAtLeast } from "@/lib/auth/access";
 import { requireViewer } from "@/app/(dashboard)/current";
+import { InstalledClis } from "./installed-clis";
 import { ProfileForm } from "./profile-form";
 
 export const dynamic = "force-dynamic";
@@ -14,6 +15,7 @@ export default async function ProfilesPage() {
       <h1>Agent profiles</h1>
       <p className="muted">A profile says which agent CLI runs a prompt and how: adapter, command template, models, and the
         environment variables it may see (everything else is scrubbed).</p>
+      <InstalledClis />
       {profiles.length === 0 && <div className="panel empty"><p>No profiles yet. Create one below, then choose it in a project&apos;s settings.</p></div>}
       <div className="grid">
         {profiles.map((p) => (
