@@ -29,8 +29,8 @@ export const GROUPS: Record<string, MutationGroup> = {
   loop: {
     modules: ["lib/loop/tick.ts", "lib/loop/decide.ts", "lib/loop/backoff.ts", "lib/loop/pick-next-prompt.ts"],
     tests: [
-      "lib/loop/decide.test.ts", "lib/loop/decide-planner.test.ts", "lib/loop/backoff.test.ts",
-      "lib/loop/pick-next-prompt.test.ts", "test/tick.test.ts", "test/campaigns-api.test.ts",
+      "lib/loop/decide.test.ts", "lib/loop/decide-planner.test.ts", "lib/loop/decide-merges.test.ts", "lib/loop/backoff.test.ts",
+      "lib/loop/pick-next-prompt.test.ts", "test/tick.test.ts", "test/tick-apply.test.ts", "test/campaigns-api.test.ts",
     ],
   },
   github: {
@@ -128,5 +128,37 @@ export const EQUIVALENTS: Equivalent[] = [
   {
     file: "lib/auth/rate-limit.ts", original: "headers.get(\"x-forwarded-for\")?.split(\",\")[0]?.trim", replacement: "headers.get(\"x-forwarded-for\")?.split(\",\")[0].trim",
     reason: "String.split always returns at least one part, so [0] is never undefined",
+  },
+  {
+    file: "lib/loop/tick.ts", original: "true", replacement: "false",
+    reason: "a finished tick's last UPDATE already released its lock: the second release matches no row",
+  },
+  {
+    file: "lib/loop/tick.ts", original: "!finished", replacement: "true",
+    reason: "a finished tick's last UPDATE already released its lock: the second release matches no row",
+  },
+  {
+    file: "lib/loop/tick.ts", original: "imported > 0", replacement: "imported >= 0",
+    reason: "reloading the snapshot when nothing was imported reads the same rows again",
+  },
+  {
+    file: "lib/loop/tick.ts", original: "branch || imported > 0", replacement: "true",
+    reason: "reloading the snapshot when neither branch nor files changed reads the same rows again",
+  },
+  {
+    file: "lib/loop/tick.ts", original: "decision.kind === \"idle\"", replacement: "true",
+    reason: "decide() answers idle to every loop that is not running, so a stopping loop's decision is always idle",
+  },
+  {
+    file: "lib/loop/tick.ts", original: "snap.runs.map((r) => r.promptId).filter(Boolean)", replacement: "snap.runs.map(r => r.promptId)",
+    reason: "a promptless run's null id is no prompt's id: the set answers the same for every prompt",
+  },
+  {
+    file: "lib/loop/tick.ts", original: "snap.merging.map((m) => m.promptId).filter(Boolean)", replacement: "snap.merging.map(m => m.promptId)",
+    reason: "a promptless run's null id is no prompt's id: the set answers the same for every prompt",
+  },
+  {
+    file: "lib/loop/tick.ts", original: "err.budgetSpent", replacement: "false",
+    reason: "the tick pauses a loop whose budget is spent before it decides; a claim meets a spent budget only in a race with another tick, which pauses it",
   },
 ];

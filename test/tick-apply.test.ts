@@ -1,0 +1,197 @@
+// What a tick does with its decision, case by case: the snapshot it decides on (files imported,
+// a branch switched, live and merging prompts, executor slots), a campaign's step first, a
+// remote run's wake-up, a budget's refusal, a planner's backoff figures, stopping for good.
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeEach, describe, expect, it } from "vitest";
+import { getDb } from "@/lib/db";
+import { runTick } from "@/lib/loop/tick";
+import { QUEUE_RAN_DRY } from "@/lib/activity/change";
+import { getQueue, tickSchedulerId, upsertTickScheduler } from "@/lib/queues";
+import { addPrompt } from "./helpers/fixtures";
+import { activity, createBareProject, emptyQueues, loopStateOf, queuedJobs } from "./helpers/runs";
+
+const now = new Date("2026-11-23T12:00:00.000Z");
+const clock = () => now;
+
+async function runningProject(settings: Record<string, unknown> = {}) {
+  const fixture = await createBareProject();
+  await getDb().loopState.update({ where: { projectId: fixture.project.id }, data: { mode: "running" } });
+  await getDb().projectSettings.update({ where: { projectId: fixture.project.id }, data: { spawnCooldownMs: 0, ...settings } });
+  return fixture;
+}
+
+const runsOf = (projectId: string) => getDb().run.findMany({ where: { projectId }, orderBy: { queuedAt: "asc" } });
+const liveRunFor = (projectId: string, promptId: string | null, kind: "executor" | "reviewer_fix" = "executor") =>
+  getDb().run.create({ data: { projectId, promptId, kind, status: "running", adapter: "demo", leaseExpiresAt: new Date(Date.now() + 60_000) } });
+
+beforeEach(emptyQueues);
+
+describe("a tick's snapshot", () => {
+  it("decides on prompt files it imported in the same tick (and keeps the real clock without one given)", async () => {
+    const { project } = await runningProject();
+    const repo = mkdtempSync(join(tmpdir(), "rm-tick-"));
+    mkdirSync(join(repo, ".planning", "main", "prompts"), { recursive: true });
+    writeFileSync(join(repo, ".planning", "main", "prompts", "01-a.md"), "---\ntitle: A\n---\nDo it.\n");
+    await getDb().project.update({ where: { id: project.id }, data: { repoPath: repo } });
+    const before = Date.now();
+    expect(await runTick(project.id)).toMatchObject({ skipped: false, decision: { kind: "spawn_executor", promptNumber: 1 } });
+    const [run] = await runsOf(project.id);
+    expect(run).toMatchObject({ kind: "executor", status: "queued" });
+    expect((await loopStateOf(project.id)).lastTickAt!.getTime()).toBeGreaterThanOrEqual(before);
+  });
+
+  it("decides on the new branch's prompts when the checked-out branch changed", async () => {
+    const { project } = await runningProject();
+    const repo = mkdtempSync(join(tmpdir(), "rm-tick-"));
+    mkdirSync(join(repo, ".git"));
+    writeFileSync(join(repo, ".git", "HEAD"), "ref: refs/heads/feature\n");
+    await getDb().project.update({ where: { id: project.id }, data: { repoPath: repo } });
+    const prompt = await getDb().prompt.create({ data: { projectId: project.id, planningKey: "feature", number: 1, title: "on feature", body: "" } });
+    expect(await runTick(project.id, clock)).toMatchObject({ decision: { kind: "spawn_executor", promptId: prompt.id } });
+    expect((await runsOf(project.id)).map((r) => r.promptId)).toEqual([prompt.id]);
+  });
+
+  it("never claims a prompt that has a live run, and then asks for no burst tick", async () => {
+    const { project } = await runningProject({ maxParallel: 3 });
+    const busy = await addPrompt(project.id, { number: 1, title: "busy", body: "", priority: 1 });
+    const next = await addPrompt(project.id, { number: 2, title: "next", body: "", priority: 3 });
+    const done = await addPrompt(project.id, { number: 3, title: "done", body: "" });
+    await getDb().prompt.update({ where: { id: done.id }, data: { status: "done" } });
+    await liveRunFor(project.id, busy.id);
+    expect(await runTick(project.id, clock)).toMatchObject({ decision: { kind: "spawn_executor", promptId: next.id } });
+    expect((await runsOf(project.id)).filter((r) => r.status === "queued").map((r) => r.promptId)).toEqual([next.id]);
+    expect(await queuedJobs("tick")).toEqual([]);
+  });
+
+  it("asks for a burst tick with its reason while a slot is free and another prompt waits", async () => {
+    const { project } = await runningProject({ maxParallel: 2 });
+    await addPrompt(project.id, { number: 1, title: "one", body: "" });
+    await addPrompt(project.id, { number: 2, title: "two", body: "" });
+    await runTick(project.id, clock);
+    expect(await queuedJobs("tick")).toEqual([[expect.any(String), { projectId: project.id, reason: "another slot is free and a prompt waits" }]]);
+  });
+
+  it("holds a prompt whose dependency is merging until the merge lands", async () => {
+    const { project } = await runningProject({ maxParallel: 3 });
+    const first = await addPrompt(project.id, { number: 1, title: "first", body: "" });
+    await addPrompt(project.id, { number: 2, title: "second", body: "", dependencies: [1] });
+    await getDb().prompt.update({ where: { id: first.id }, data: { status: "in_progress" } });
+    await getDb().run.create({ data: { projectId: project.id, promptId: first.id, kind: "executor", status: "succeeded", mergeStatus: "pending", adapter: "demo" } });
+    expect(await runTick(project.id, clock)).toMatchObject({ decision: { kind: "awaiting_merge", promptNumber: 2 } });
+    expect((await runsOf(project.id)).filter((r) => r.status === "queued")).toEqual([]);
+  });
+
+  it("counts only executors against the slots, and with Parallel on a pending merge holds none", async () => {
+    const { project } = await runningProject({ parallelEnabled: true, maxParallel: 1 });
+    const fixed = await addPrompt(project.id, { number: 1, title: "fixed", body: "" });
+    const merged = await addPrompt(project.id, { number: 2, title: "merging", body: "" });
+    const next = await addPrompt(project.id, { number: 3, title: "next", body: "" });
+    await getDb().prompt.updateMany({ where: { id: { in: [fixed.id, merged.id] } }, data: { status: "in_progress" } });
+    await liveRunFor(project.id, fixed.id, "reviewer_fix");
+    await getDb().run.create({ data: { projectId: project.id, promptId: merged.id, kind: "executor", status: "succeeded", mergeStatus: "pending", adapter: "demo" } });
+    expect(await runTick(project.id, clock)).toMatchObject({ decision: { kind: "spawn_executor", promptId: next.id } });
+    expect((await runsOf(project.id)).filter((r) => r.status === "queued").map((r) => r.promptId)).toEqual([next.id]);
+  });
+
+  it("spawns an approved prompt", async () => {
+    const { project } = await runningProject();
+    const approved = await addPrompt(project.id, { number: 1, title: "approved", body: "" });
+    await getDb().prompt.update({ where: { id: approved.id }, data: { approval: "approved" } });
+    expect(await runTick(project.id, clock)).toMatchObject({ decision: { kind: "spawn_executor", promptId: approved.id } });
+  });
+});
+
+describe("what a tick does with its decision", () => {
+  it("queues a remote run for the runners, not the spawn queue, and says so", async () => {
+    const { project } = await runningProject({ useRunners: true });
+    const prompt = await addPrompt(project.id, { number: 1, title: "remote", body: "" });
+    await runTick(project.id, clock);
+    const [run] = await runsOf(project.id);
+    expect(run).toMatchObject({ promptId: prompt.id, remote: true, status: "queued" });
+    expect(await queuedJobs("spawn")).toEqual([]);
+    expect((await activity(project.id))[0]).toEqual({
+      type: "taskAssigned", message: `#1 remote: run ${run.id} queued for a remote runner`, data: { runId: run.id, promptId: prompt.id },
+    });
+  });
+
+  it("runs an open campaign's step first with the planner profile, and holds the prompt loop while its architect works", async () => {
+    const { project, team } = await runningProject();
+    const planner = await getDb().agentProfile.create({ data: { teamId: team.id, name: "planner", adapter: "demo" } });
+    await getDb().projectSettings.update({ where: { projectId: project.id }, data: { plannerProfileId: planner.id } });
+    await addPrompt(project.id, { number: 1, title: "one", body: "" });
+    await getDb().campaign.create({ data: { projectId: project.id, title: "Search", goal: "Add search" } });
+    expect(await runTick(project.id, clock)).toEqual({ skipped: false, decision: { kind: "blocked_planner", message: "Campaign \"Search\": architect run queued" } });
+    expect((await runsOf(project.id)).map((r) => [r.kind, r.agentProfileId])).toEqual([["architect", planner.id]]);
+    expect((await loopStateOf(project.id)).lastStatus).toBe("Campaign \"Search\": architect run queued");
+  });
+
+  it("leaves a campaign alone while the loop is paused", async () => {
+    const { project } = await runningProject();
+    await getDb().loopState.update({ where: { projectId: project.id }, data: { mode: "paused" } });
+    await getDb().campaign.create({ data: { projectId: project.id, title: "Search", goal: "Add search" } });
+    expect(await runTick(project.id, clock)).toMatchObject({ decision: { kind: "idle" } });
+    expect(await runsOf(project.id)).toEqual([]);
+  });
+
+  it("pauses for a spent budget before it decides, and waits (still running) while running runs hold the rest", async () => {
+    const spent = await runningProject({ dailyBudgetUsd: 0 });
+    await addPrompt(spent.project.id, { number: 1, title: "one", body: "" });
+    expect(await runTick(spent.project.id, clock)).toMatchObject({ decision: { kind: "idle" } });
+    expect(await loopStateOf(spent.project.id)).toMatchObject({ mode: "paused" });
+    expect(await runsOf(spent.project.id)).toEqual([]);
+
+    // Without a budget the check is skipped: a loop paused for another reason stays paused.
+    const unbudgeted = await runningProject();
+    await getDb().loopState.update({ where: { projectId: unbudgeted.project.id }, data: { mode: "paused", pauseReason: "paused by its owner" } });
+    expect(await runTick(unbudgeted.project.id, clock)).toMatchObject({ decision: { kind: "idle" } });
+    expect(await loopStateOf(unbudgeted.project.id)).toMatchObject({ mode: "paused", pauseReason: "paused by its owner" });
+
+    const held = await runningProject({ dailyBudgetUsd: 1, maxParallel: 2 });
+    await addPrompt(held.project.id, { number: 1, title: "one", body: "" });
+    await addPrompt(held.project.id, { number: 2, title: "two", body: "" });
+    await runTick(held.project.id, clock);
+    // The first run holds its $1 reservation while it runs.
+    await getDb().run.updateMany({ where: { projectId: held.project.id }, data: { status: "running", reservedUsd: 1, leaseExpiresAt: new Date(Date.now() + 60_000) } });
+    const waiting = "waiting for budget: running runs hold $1.00 of the project's daily budget of $1.00, $0.00 is spent";
+    expect(await runTick(held.project.id, clock)).toMatchObject({ decision: { kind: "spawn_executor", promptNumber: 2 } });
+    expect(await loopStateOf(held.project.id)).toMatchObject({ mode: "running", lastStatus: waiting });
+    expect((await runsOf(held.project.id)).length).toBe(1);
+  });
+
+  it("resets the planner's unproductive count when new pending prompts appear, and keeps it otherwise", async () => {
+    const { project } = await runningProject();
+    await getDb().loopState.update({ where: { projectId: project.id }, data: { emergentSpawnCount: 3, lastPendingCount: 0 } });
+    await runTick(project.id, clock);
+    expect((await loopStateOf(project.id)).emergentSpawnCount).toBe(3);
+    const done = await addPrompt(project.id, { number: 1, title: "one", body: "" });
+    await getDb().prompt.update({ where: { id: done.id }, data: { status: "done" } });
+    await runTick(project.id, clock);
+    expect((await loopStateOf(project.id)).emergentSpawnCount).toBe(3);
+    await getDb().loopState.update({ where: { projectId: project.id }, data: { mode: "running" } });
+    await addPrompt(project.id, { number: 2, title: "two", body: "" });
+    await runTick(project.id, clock);
+    expect((await loopStateOf(project.id)).emergentSpawnCount).toBe(0);
+  });
+
+  it("marks a loop it stopped for an empty queue as ran dry, and no other", async () => {
+    const other = await createBareProject();
+    const { project } = await runningProject();
+    const done = await addPrompt(project.id, { number: 1, title: "one", body: "" });
+    await getDb().prompt.update({ where: { id: done.id }, data: { status: "done" } });
+    expect(await runTick(project.id, clock)).toMatchObject({ decision: { kind: "all_done" } });
+    expect(await loopStateOf(project.id)).toMatchObject({ mode: "stopped", pauseReason: QUEUE_RAN_DRY });
+    expect(await loopStateOf(other.project.id)).toMatchObject({ mode: "stopped", pauseReason: null });
+  });
+
+  it("removes the periodic tick when stopping ends with the last agent gone", async () => {
+    const { project } = await runningProject();
+    await upsertTickScheduler(project.id, 60_000);
+    expect(await getQueue("tick").getJobScheduler(tickSchedulerId(project.id))).toMatchObject({ key: tickSchedulerId(project.id) });
+    await getDb().loopState.update({ where: { projectId: project.id }, data: { mode: "stopping" } });
+    expect(await runTick(project.id, clock)).toMatchObject({ decision: { kind: "idle" } });
+    expect((await loopStateOf(project.id)).mode).toBe("stopped");
+    expect(await getQueue("tick").getJobScheduler(tickSchedulerId(project.id))).toBeUndefined();
+  });
+});
