@@ -138,6 +138,10 @@ describe("processing a stored delivery (invariant 6)", () => {
     expect(await rowOf(id)).toMatchObject({ status: "received", processedAt: null, error: message });
     await getDb().webhookDelivery.update({ where: { provider_deliveryId: { provider: "github", deliveryId: id } }, data: { payload: { action: "closed", pull_request: { number: 99, state: "closed", head: { sha: "x", ref: "y" } } } } });
     expect(await processDelivery(id)).toBe("ignored");
+    // The retry that succeeds leaves no trace of the earlier failure.
+    const retried = await rowOf(id);
+    expect(retried).toMatchObject({ status: "ignored", error: null });
+    expect(retried.processedAt).toBeInstanceOf(Date);
 
     const long = await stored(project.id, "pull_request", { action: "opened", pull_request: { number: "7".repeat(2500) } });
     const err = (await processDelivery(long).catch((e: Error) => e)) as Error;

@@ -35,7 +35,10 @@ export const GROUPS: Record<string, MutationGroup> = {
   },
   github: {
     modules: ["lib/github/review.ts", "lib/github/intake.ts", "lib/github/deliveries.ts", "lib/crypto/secrets.ts"],
-    tests: ["lib/github/review.test.ts", "lib/crypto/secrets.test.ts", "test/github-intake.test.ts", "test/github-deliveries.test.ts"],
+    tests: [
+      "lib/github/review.test.ts", "lib/crypto/secrets.test.ts", "test/github-intake.test.ts", "test/github-deliveries.test.ts",
+      "test/github-deliveries-act.test.ts",
+    ],
   },
   auth: {
     modules: ["lib/auth/api-tokens.ts", "lib/auth/rate-limit.ts"],
