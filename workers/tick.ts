@@ -3,7 +3,8 @@ import { enqueueTick } from "@/lib/queues";
 import type { Processor } from "@/workers/manager";
 
 export const processTick: Processor<"tick"> = async ({ projectId, reason }, job) => {
-  const result = await runTick(projectId);
+  // Only the scheduler's own tick backs the period off; a nudge is an event and resets it.
+  const result = await runTick(projectId, undefined, { scheduled: job.name === "scheduled" });
   // A nudge that found another tick of the project running must not be lost: it comes
   // back right after, so what it announced is seen by a tick that starts after it. An
   // archived project's nudge is dropped: it costs nothing from then on.

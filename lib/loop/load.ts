@@ -40,7 +40,7 @@ interface RawSnapshot {
     parallelEnabled: boolean; maxParallel: number; spawnCooldownMs: number; plannerEnabled: boolean; plannerProfileId: string | null;
     executorProfileId: string | null; modelRouting: unknown; useRunners: boolean; prCheckFrequency: number; tickIntervalMs: number;
   };
-  loopState: { mode: LoopMode; emergentSpawnCount: number; emergentLastPromptCount: number | null; plannerLastSpawnAt: string | null; lastSpawnAt: string | null; tickCount: number; snapshotHash: string | null; lastPendingCount: number; lastStatus: string | null; pauseReason: string | null };
+  loopState: { mode: LoopMode; emergentSpawnCount: number; emergentLastPromptCount: number | null; plannerLastSpawnAt: string | null; lastSpawnAt: string | null; tickCount: number; snapshotHash: string | null; lastPendingCount: number; lastStatus: string | null; pauseReason: string | null; tickBackoff: number };
   /** whether a project or team budget applies, so the tick checks the ledger */
   budgeted: boolean;
   /** whether an open, unpaused campaign needs the tick's campaign step (lib/loop/campaign.ts) */

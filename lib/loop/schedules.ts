@@ -3,7 +3,7 @@ import { getEnv } from "@/lib/env";
 import { workerId } from "@/lib/worker-id";
 import { getRedis, redisKey } from "@/lib/redis/connections";
 import { withRedisLock } from "@/lib/redis/lock";
-import { enqueueTick, getQueue, removeTickScheduler, syncTickScheduler, tickSchedulerId } from "@/lib/queues";
+import { enqueueTick, getQueue, removeTickScheduler, syncTickScheduler, tickPeriodMs, tickSchedulerId } from "@/lib/queues";
 
 // Renewed while a rebuild runs, so a slow one is never joined by a second worker; a dead
 // holder's lock is gone one TTL later.
@@ -14,7 +14,7 @@ export class LockLostError extends Error {}
 
 /**
  * Rebuilds from Postgres what Redis may have forgotten (FLUSHALL, a restart without
- * persistence, a failover): every active project's periodic tick, and no tick for an
+ * persistence, a failover): every active project's periodic tick at its backed-off period, and no tick for an
  * archived project or a stopped loop (they cost nothing). A marker key tells whether Redis
  * still holds what the last rebuild wrote; without `force` nothing is read unless it is gone.
  * A Redis lock lets one worker do it: concurrent upserts of one scheduler have produced
@@ -31,12 +31,13 @@ export async function ensureTickSchedules(opts: { force: boolean; lockMs?: numbe
     const mine = () => { if (!lock.held()) throw new LockLostError("schedule rebuild lock lost"); };
     const projects = await getDb().project.findMany({
       where: { archivedAt: null, loopState: { mode: { not: "stopped" } } },
-      select: { id: true, settings: { select: { tickIntervalMs: true } } },
+      select: { id: true, settings: { select: { tickIntervalMs: true } }, loopState: { select: { tickBackoff: true } } },
     });
     const existing = new Map((await getQueue("tick").getJobSchedulers(0, -1)).map((s) => [s.key, s.every]));
     let changed = 0;
     for (const p of projects) {
-      const every = p.settings?.tickIntervalMs;
+      const base = p.settings?.tickIntervalMs;
+      const every = base && tickPeriodMs(base, p.loopState?.tickBackoff ?? 0);
       mine();
       if (every && existing.get(tickSchedulerId(p.id)) !== every) {
         // Re-read at the write: a loop stopped or a project archived since the list was read

@@ -17,6 +17,7 @@ import { QUEUE_RAN_DRY } from "@/lib/activity/change";
 import { applyBudgetToLoop, pauseForBudget } from "@/lib/loop/budget";
 import { BudgetRefusal } from "@/lib/budgets/reserve";
 import { promptSnapshot } from "@/lib/loop/snapshot";
+import { applyTickPeriod, backoffAfterTick } from "@/lib/loop/idle-backoff";
 import { syncPromptFiles } from "@/lib/prompts/sync";
 import { writeBackPromptStatuses } from "@/lib/prompts/write-back";
 import { wakeRunners } from "@/lib/runners/wake";
@@ -31,7 +32,7 @@ export type TickResult = { skipped: "locked" | "inactive" } | { skipped: false; 
  * runs and vanished jobs are found by the fleet-wide sweeper (lib/runs/reconcile.ts), so
  * they do not wait for this project's tick.
  */
-export async function runTick(projectId: string, now = () => new Date()): Promise<TickResult> {
+export async function runTick(projectId: string, now = () => new Date(), opts: { scheduled?: boolean } = {}): Promise<TickResult> {
   const me = workerId();
   let snap = await lockAndLoad(projectId, me, TICK_LOCK_MS);
   if (!snap) return { skipped: await tickSkipReason(projectId) };
@@ -56,7 +57,7 @@ export async function runTick(projectId: string, now = () => new Date()): Promis
       snap = (await loadTickSnapshot(projectId))!;
     }
     const decision: Decision = held ? { kind: "blocked_planner", message: held } : decide(toDecisionInput(snap), now());
-    await applyDecision(snap, decision, now(), me);
+    await applyDecision(snap, decision, now(), me, opts.scheduled ?? false);
     finished = true;
     return { skipped: false, decision };
   } finally {
@@ -109,7 +110,7 @@ const spawnLimits = (s: { parallelEnabled: boolean; maxParallel: number; spawnCo
   mergesHoldSlot: !s.parallelEnabled,
 });
 
-async function applyDecision(snap: TickSnapshot, decision: Decision, now: Date, me: string) {
+async function applyDecision(snap: TickSnapshot, decision: Decision, now: Date, me: string, scheduled: boolean) {
   const { project, loopState: ls, settings } = snap;
   const db = getDb();
   const snapshot = promptSnapshot(snap.prompts);
@@ -184,13 +185,16 @@ async function applyDecision(snap: TickSnapshot, decision: Decision, now: Date, 
   }
   // The tick's last write also releases its lock (one statement: the idle path is hot).
   const spawnCount = decision.kind === "spawn_planner" ? null : input.planner.unproductiveSpawns;
+  const backoff = backoffAfterTick(snap, decision, scheduled);
   await getPool().query(
     `UPDATE "LoopState" SET "tickLockedUntil" = NULL, "tickLockedBy" = NULL, "tickCount" = "tickCount" + 1,
       "lastTickAt" = $3, "snapshotHash" = $4, "lastPendingCount" = $5, "lastStatus" = $6,
-      "emergentSpawnCount" = COALESCE($7::int, "emergentSpawnCount"), "updatedAt" = now()
+      "emergentSpawnCount" = COALESCE($7::int, "emergentSpawnCount"), "tickBackoff" = $8, "updatedAt" = now()
     WHERE "projectId" = $1 AND "tickLockedBy" = $2`,
-    [project.id, me, now, snapshot.hash, snapshot.counts.pending, decision.message, spawnCount],
+    [project.id, me, now, snapshot.hash, snapshot.counts.pending, decision.message, spawnCount, backoff],
   );
+  // An idle project's safety net backs off; any event (a nudge) brings it back to its interval.
+  if (backoff !== ls.tickBackoff) await applyTickPeriod(project.id);
 }
 
 export const BURST_REASON = "another slot is free and a prompt waits";

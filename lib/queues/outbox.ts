@@ -4,6 +4,7 @@ import { getLogger } from "@/lib/log";
 import { isDatabaseUnreachable } from "@/lib/db/unreachable";
 import { getRedis, readyRedis } from "@/lib/redis/connections";
 import { enqueueMerge, enqueueSpawn, enqueueTick, removeTickScheduler, upsertTickScheduler } from "@/lib/queues/producers";
+import { tickPeriodMs } from "@/lib/queues/tick-period";
 import { enqueueGithub, enqueuePullRequestRecheck, enqueueSlack } from "@/lib/queues/github";
 
 /** A wake-up or work order that must survive Redis being away when its cause commits. */
@@ -34,14 +35,16 @@ async function producerReady(opts: { failFast: boolean }): Promise<void> {
 }
 
 // The scheduler is read from the project's current state, not from the message, so an
-// old message relayed late cannot bring back a tick a later change removed.
-export async function syncTickScheduler(projectId: string): Promise<void> {
-  const { rows } = await getPool().query<{ every: number }>(
-    `SELECT s."tickIntervalMs" AS every FROM "Project" p
+// old message relayed late cannot bring back a tick a later change removed. Its period is the
+// project's interval, doubled by the idle backoff (lib/queues/tick-period.ts).
+export async function syncTickScheduler(projectId: string, opts: { startNext?: "now" | "after_period" } = {}): Promise<void> {
+  const { rows } = await getPool().query<{ base: number; level: number }>(
+    `SELECT s."tickIntervalMs" AS base, l."tickBackoff" AS level FROM "Project" p
        JOIN "ProjectSettings" s ON s."projectId" = p.id JOIN "LoopState" l ON l."projectId" = p.id
      WHERE p.id = $1 AND p."archivedAt" IS NULL AND l.mode <> 'stopped'`, [projectId]);
-  if (rows.length) await upsertTickScheduler(projectId, rows[0].every);
-  else await removeTickScheduler(projectId);
+  if (!rows.length) return removeTickScheduler(projectId);
+  const every = tickPeriodMs(rows[0].base, rows[0].level);
+  await upsertTickScheduler(projectId, every, opts.startNext === "after_period" ? { startInMs: every } : {});
 }
 
 function publish(message: OutboxMessage): Promise<void> {

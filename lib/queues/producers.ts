@@ -17,12 +17,15 @@ export async function enqueueTick(projectId: string, reason: string, delayMs = 0
   });
 }
 
-/** The periodic safety-net tick; created, changed and removed with the project. */
-export async function upsertTickScheduler(projectId: string, everyMs: number): Promise<void> {
+/**
+ * The periodic safety-net tick; created, changed and removed with the project. A new period
+ * starts at once unless `startInMs` says when (a tick that just ran changes its own period).
+ */
+export async function upsertTickScheduler(projectId: string, everyMs: number, opts: { startInMs?: number } = {}): Promise<void> {
   if (getEnv().TICK_SCHEDULES === "off") return;
   await getQueue("tick").upsertJobScheduler(
     tickSchedulerId(projectId),
-    { every: everyMs },
+    { every: everyMs, ...(opts.startInMs ? { startDate: Date.now() + opts.startInMs } : {}) },
     { name: "scheduled", data: { projectId, reason: "schedule" } },
   );
 }

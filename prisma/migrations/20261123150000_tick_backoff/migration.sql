@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "LoopState" ADD COLUMN     "tickBackoff" INTEGER NOT NULL DEFAULT 0;
