@@ -6,7 +6,6 @@ import type { LaunchSpec } from "@/lib/agents/process";
 import { DEMO_AGENT_PATH } from "@/lib/agents/demo";
 import { mcpWiring } from "@/lib/agents/mcp-config";
 import { git } from "@/lib/git";
-import { WATCHDOG_PATH } from "@/lib/runs/watchdog";
 import { bwrapArgs, MCP_PATH, SANDBOX_HOME, SANDBOX_MCP_URL } from "@/lib/sandbox/bwrap";
 import { startMcpGateway, type McpServe } from "@/lib/sandbox/mcp-gateway";
 
@@ -24,6 +23,8 @@ export type RunnerSession = {
   home: string;
   /** Whether the agent's HOME is that private one (sandboxed), not the user's own. */
   ownHome: boolean;
+  /** Whether the agent dies with the runner by itself (bwrap's --die-with-parent): then no watchdog. */
+  diesWithParent: boolean;
   writeHomeFile: (path: string, content: string) => Promise<void>;
   /** Stops the gateway and removes the run's HOME. */
   close: () => Promise<void>;
@@ -77,18 +78,20 @@ export async function openRunnerSession(mode: SandboxMode, worktree: string, mcp
     },
   };
   if (!sandboxed) {
-    return { ...common, home, ownHome: false, launch: (spec) => spec, label: mode === "off" ? "unsandboxed (--sandbox off)" : "unsandboxed (bwrap is not installed)" };
+    return { ...common, home, ownHome: false, diesWithParent: false, launch: (spec) => spec, label: mode === "off" ? "unsandboxed (--sandbox off)" : "unsandboxed (bwrap is not installed)" };
   }
   const [commonDir, worktreeDir] = gitDirs![0].trim().split("\n");
   const branchRef = gitDirs![1].trim();
   const mounts = {
-    worktree, home, egressDir: gateway ? sockets : null, sockets: { proxy: false, mcp: gateway !== null }, readOnly: [WATCHDOG_PATH, DEMO_AGENT_PATH],
+    worktree, home, egressDir: gateway ? sockets : null, sockets: { proxy: false, mcp: gateway !== null }, readOnly: [DEMO_AGENT_PATH],
     git: { commonDir, worktreeDir, branchRefsDir: join(commonDir, dirname(branchRef)) },
   };
   return {
     ...common,
     home: SANDBOX_HOME,
     ownHome: true,
+    // bwrap's --die-with-parent: the agent dies with the runner, no watchdog process needed.
+    diesWithParent: true,
     label: "sandboxed (bwrap, no network)",
     launch: (spec) => ({ command: BWRAP!, args: bwrapArgs(mounts, null, spec), env: { ...spec.env, HOME: SANDBOX_HOME, TMPDIR: "/tmp" } }),
   };

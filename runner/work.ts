@@ -4,7 +4,7 @@ import { requireAdapter } from "@/lib/agents/registry";
 import { runAgent } from "@/lib/agents/run";
 import { commitAll, git, gitCheck, headSha } from "@/lib/git";
 import { authEnv } from "@/lib/git/push";
-import { underWatchdog } from "@/lib/runs/watchdog";
+import { supervisedAdapter } from "@/lib/runs/watchdog";
 import { RunGuard, type RunLimits } from "@/lib/runs/guard";
 import { refusal } from "@/lib/spend/ceilings";
 import type { RunnerApi } from "./api";
@@ -154,7 +154,7 @@ async function runAndCommit(work: RunWork, path: string, opts: WorkOptions, log:
     for (const name of [...BASE_ENV, ...opts.passEnv]) if (process.env[name] !== undefined) env[name] = process.env[name]!;
     Object.assign(env, { RINGMASTER_URL: opts.url, RINGMASTER_TOKEN: work.token, RINGMASTER_RUN_ID: work.id, RINGMASTER_PROJECT_ID: work.project.id, ...(work.promptId ? { RINGMASTER_PROMPT_ID: work.promptId } : {}), ...mcp.env });
     exit = await runAgent({
-      adapter: underWatchdog(requireAdapter(work.adapter), process.execPath),
+      adapter: supervisedAdapter(requireAdapter(work.adapter), session, process.execPath),
       context: { prompt: work.prompt, model: work.model ?? undefined, commandTemplate: work.commandTemplate ?? undefined, worktree: path, extraArgs: [...mcp.args, ...work.extraArgs], permissionMode: work.permissionMode ?? undefined },
       env, launch: session.launch, signal, stopNow: guard?.signal, maxDurationMs: work.maxRunDurationMs,
       onSpawn: (pid) => opts.say(`run ${work.id}: agent started (pid ${pid})`),

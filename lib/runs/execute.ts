@@ -8,7 +8,7 @@ import { getLogger } from "@/lib/log";
 import { announce } from "@/lib/events/publish";
 import { commitAll, commitsAhead, createWorktree, headSha, runBranchName } from "@/lib/git";
 import { requireAdapter } from "@/lib/agents/registry";
-import { underWatchdog } from "@/lib/runs/watchdog";
+import { supervisedAdapter } from "@/lib/runs/watchdog";
 import { createRunToken } from "@/lib/auth/tokens";
 import { agentEnvironment } from "@/lib/runs/environment";
 import { credentialsForRun } from "@/lib/credentials/for-run";
@@ -113,7 +113,6 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
   const prices = await untilDb("prices", () => teamPriceTable(project.teamId));
   const credentials = await untilDb("credentials", () => credentialsForRun(project.teamId, profile.envAllowList));
   const childEnv = agentEnvironment({ allowList: profile.envAllowList, credentials, token, runId: run.id, projectId: project.id, promptId: prompt?.id ?? null });
-  const adapter = underWatchdog(requireAdapter(profile.adapter), process.execPath);
   const campaignText = await campaignRunInput(run, prompt, wt.path, (line) => log.push(line));
   await untilDb("start", () => db.run.update({
     where: { id: run.id },
@@ -125,6 +124,7 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
 
   // The agent and the verify command run confined; we commit once the sandbox has ended.
   const sandbox = await openRunSandbox({ worktree: wt.path, settings, adapter: profile.adapter, token, log: (line) => log.push(line) });
+  const adapter = supervisedAdapter(requireAdapter(profile.adapter), sandbox, process.execPath);
   let outcome: RunOutcome;
   try {
     const mcp = await wireMcp(sandbox, profile.adapter);

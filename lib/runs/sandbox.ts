@@ -4,7 +4,6 @@ import { getDb, type Prisma } from "@/lib/db";
 import { getEnv } from "@/lib/env";
 import { git } from "@/lib/git";
 import { DEMO_AGENT_PATH } from "@/lib/agents/demo";
-import { WATCHDOG_PATH } from "@/lib/runs/watchdog";
 import { networkPolicy } from "@/lib/sandbox/policy";
 import { startSandbox, type SandboxSession } from "@/lib/sandbox/session";
 import { getSandboxStatus } from "@/lib/sandbox/status";
@@ -16,6 +15,7 @@ type SandboxSettings = { networkMode: string; egressPresets: string[]; egressRul
 // Unsandboxed, the agent has no gateway; it reaches the web server itself, if at all.
 const UNSANDBOXED: SandboxSession = {
   launch: (spec) => spec,
+  diesWithParent: false,
   mcpUrl: null,
   writeHomeFile: async () => { throw new Error("an unsandboxed run has no private HOME"); },
   close: async () => ({ allowed: {}, blocked: {} }),
@@ -44,7 +44,7 @@ export async function openRunSandbox(input: { worktree: string; settings: Sandbo
     worktree: input.worktree,
     git: { commonDir, worktreeDir, branchRefsDir: join(commonDir, dirname(branchRef)) },
     policy: networkPolicy(input.settings, input.adapter),
-    readOnly: [WATCHDOG_PATH, DEMO_AGENT_PATH],
+    readOnly: [DEMO_AGENT_PATH],
     // The verify of a merge has no token, so no gateway: it needs none.
     ...(input.token ? { mcp: { token: input.token, serve: runMcpServe() } } : {}),
   });

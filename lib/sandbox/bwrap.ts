@@ -70,6 +70,8 @@ export function bwrapArgs(mounts: SandboxMounts, user: SandboxUser, cmd: Command
     ...(user ? [] : ["--unshare-user"]),
     // Without --new-session the agent shares our process group, so a SIGTERM to the group
     // reaches it and it can stop gracefully; it has no terminal to abuse (stdio are pipes).
+    // --die-with-parent supervises the agent: the kernel kills bwrap when our process dies (even
+    // by SIGKILL), and with it every process of the pid namespace (lib/runs/watchdog.ts).
     "--die-with-parent", "--hostname", "sandbox",
     ...systemMounts(),
     "--proc", "/proc", "--dev", "/dev",

@@ -16,6 +16,8 @@ export type Launcher = (spec: LaunchSpec) => LaunchSpec;
 
 export type SandboxSession = {
   launch: Launcher;
+  /** Whether what `launch` starts dies with this process, even when it is SIGKILLed (bwrap's --die-with-parent). */
+  diesWithParent: boolean;
   /** Where the agent reaches Ringmaster's MCP endpoint, as it sees it; null without a gateway. */
   mcpUrl: string | null;
   /** Writes a file into the agent's private HOME (a CLI's per-run config), owned by the agent. */
@@ -28,7 +30,7 @@ export type SandboxInput = {
   worktree: string;
   git: SandboxMounts["git"];
   policy: NetworkPolicy;
-  /** Ringmaster's own files an agent command runs (the demo agent, the watchdog). */
+  /** Ringmaster's own files an agent command runs (the demo agent). */
   readOnly: string[];
   /** The run's MCP gateway: its token, and what answers its MCP path. */
   mcp?: { token: string; serve: McpServe };
@@ -77,6 +79,7 @@ export async function startSandbox(host: SandboxHost, input: SandboxInput): Prom
   const empty: EgressCounts = { allowed: {}, blocked: {} };
   let closed: Promise<EgressCounts> | undefined;
   return {
+    diesWithParent: true,
     mcpUrl: gateway ? SANDBOX_MCP_URL : null,
     writeHomeFile: async (path, content) => {
       const target = resolve(home, path);
