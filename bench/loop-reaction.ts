@@ -1,5 +1,8 @@
-// One half of bench:loop: reaction latency (prompt created → agent started) and throughput,
-// with nudges on or off (NUDGES env), printed as one JSON line for bench/loop.ts.
+// One half of bench:loop: reaction latency (prompt created → the agent's own first timestamp)
+// and throughput, with nudges on or off (NUDGES env), printed as one JSON line for bench/loop.ts.
+// With nudges it also measures the floor in the same run: creating the prompt plus starting the
+// same agent command directly (no loop, no worktree, no sandbox).
+import { spawn } from "node:child_process";
 import { benchEnvironment, median, percentile, sleep, startWorkers, stopWorkers, workersReady } from "./lib";
 
 const nudges = process.env.NUDGES !== "off";
@@ -25,16 +28,38 @@ async function waitFor<T>(check: () => Promise<T | null | undefined>, timeoutMs 
   }
 }
 
+// The agent prints its own first timestamp (ms) and writes a file, so the run commits and merges.
+const AGENT = `echo agent-started $(date +%s%3N); echo hi > "r-$(date +%s%N).txt"`;
+const agentStart = (lines: string[]) => Number(lines.map((l) => /agent-started (\d+)/.exec(l)?.[1]).find(Boolean));
+
+// The same command started directly by this process: spawn → the command's own timestamp.
+const directStart = () => new Promise<number>((resolve, reject) => {
+  const t0 = Date.now();
+  const child = spawn("/bin/sh", ["-c", AGENT], { cwd: env.DATA_DIR, stdio: ["ignore", "pipe", "ignore"] });
+  let out = "";
+  child.stdout.on("data", (c) => { out += c; });
+  child.once("error", reject);
+  child.once("close", () => resolve(agentStart([out]) - t0));
+});
+
 const { actor, project } = await createTeamWithDemoProject({ maxParallel: 4 });
+const profile = await db.agentProfile.create({ data: { teamId: project.teamId, name: "timestamp", adapter: "shell", commandTemplate: AGENT } });
+await db.projectSettings.update({ where: { projectId: project.id }, data: { executorProfileId: profile.id } });
 const reaction: number[] = [];
+const toRunStarted: number[] = [];
 const toClaim: number[] = [];
+const floor: number[] = [];
 for (let i = 0; i < trials; i++) {
   const t0 = Date.now();
   const prompt = await createPrompt(actor, project, { title: `reaction ${i}`, body: "print hi\n" });
+  const created = Date.now() - t0;
   const run = await waitFor(() => db.run.findFirst({ where: { promptId: prompt.id, startedAt: { not: null } } }));
-  reaction.push(run.startedAt!.getTime() - t0);
+  const logged = await waitFor(async () => agentStart((await db.runLog.findMany({ where: { runId: run.id } })).map((l) => l.content)) || null);
+  reaction.push(logged - t0);
+  toRunStarted.push(run.startedAt!.getTime() - t0);
   toClaim.push(run.queuedAt.getTime() - t0);
   await waitFor(() => db.prompt.findFirst({ where: { id: prompt.id, status: "done" } }));
+  if (nudges) floor.push(created + await directStart());
 }
 
 let runsPerSecond: number | null = null;
@@ -52,4 +77,8 @@ await closeQueues();
 await closeRedis();
 await closeDb();
 await drop();
-console.log(JSON.stringify({ nudges, trials, p50: median(reaction), p99: percentile(reaction, 99), claimP50: median(toClaim), runsPerSecond }));
+console.log(JSON.stringify({
+  nudges, trials, p50: median(reaction), p99: percentile(reaction, 99), claimP50: median(toClaim),
+  runStartedP50: median(toRunStarted), runStartedP99: percentile(toRunStarted, 99),
+  floorP50: floor.length ? median(floor) : null, floorP99: floor.length ? percentile(floor, 99) : null, runsPerSecond,
+}));

@@ -1,7 +1,8 @@
 // npm run bench:loop — reaction latency with nudges vs the pure 5 s tick (seed 000's
-// behaviour), runs completed per second, and the cost of an idle tick. Each part runs in
+// behaviour) beside its floor, runs completed per second, and what idle projects cost. Each part runs in
 // its own process with its own database and key prefix.
 import { spawnSync } from "node:child_process";
+import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { root } from "./lib";
 
@@ -15,12 +16,23 @@ function part(script: string, env: Record<string, string> = {}) {
 }
 
 const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
+const pct = (share: number) => `${(share * 100).toFixed(1)} %`;
+const mark = (ok: boolean) => (ok ? "meets" : "misses");
+console.log(`load average at start: ${loadavg().map((l) => l.toFixed(2)).join(", ")} on ${cpus().length} cores`);
 const withNudges = part("loop-reaction.ts", { NUDGES: "on" });
-console.log(`reaction, prompt created → agent started, with nudges (${withNudges.trials} trials): p50 ${fmt(withNudges.p50)}, p99 ${fmt(withNudges.p99)}`);
 const tickOnly = part("loop-reaction.ts", { NUDGES: "off" });
+console.log(`reaction, prompt created → the agent's own first timestamp, with nudges (${withNudges.trials} trials): p50 ${fmt(withNudges.p50)}, p99 ${fmt(withNudges.p99)}` +
+  ` (target p50 ≤ 50 ms: ${mark(withNudges.p50 <= 50)}; p99 ≤ 150 ms: ${mark(withNudges.p99 <= 150)})`);
+console.log(`  of which prompt created → run claimed p50 ${fmt(withNudges.claimP50)}, → run marked started p50 ${fmt(withNudges.runStartedP50)} (p99 ${fmt(withNudges.runStartedP99)})`);
+console.log(`floor, creating the prompt + the same agent command spawned directly (same run): p50 ${fmt(withNudges.floorP50)}, p99 ${fmt(withNudges.floorP99)}; reaction / floor: p50 ${(withNudges.p50 / withNudges.floorP50).toFixed(1)}×, p99 ${(withNudges.p99 / withNudges.floorP99).toFixed(1)}×`);
 console.log(`reaction, pure 5 s tick as in seed 000 (${tickOnly.trials} trials): p50 ${fmt(tickOnly.p50)}, p99 ${fmt(tickOnly.p99)}`);
-console.log(`ratio (tick / nudge): p50 ${(tickOnly.p50 / withNudges.p50).toFixed(1)}×, p99 ${(tickOnly.p99 / withNudges.p99).toFixed(1)}×`);
+const r50 = tickOnly.p50 / withNudges.p50, r99 = tickOnly.p99 / withNudges.p99;
+console.log(`ratio (tick / nudge): p50 ${r50.toFixed(1)}× (target ≥ 100×: ${mark(r50 >= 100)}), p99 ${r99.toFixed(1)}× (target ≥ 30×: ${mark(r99 >= 30)})`);
 console.log(`throughput: ${withNudges.runsPerSecond.toFixed(2)} runs completed per second (40 demo-agent prompts, 4 parallel, 2 worker processes, merges included)`);
 const idle = part("idle-tick.ts");
-console.log(`idle tick: ${idle.queriesPerTick.toFixed(2)} SQL queries, ${idle.cpuMsPerTick.toFixed(3)} ms CPU, ${idle.wallMsPerTick.toFixed(2)} ms wall per tick (${idle.ticks} ticks)`);
-console.log(`1,000 projects at 5 s ticks: ${(idle.coreShareFor1000ProjectsAt5s * 100).toFixed(1)} % of one core`);
+console.log(`idle tick (${idle.projects} projects, measured): ${idle.fixed.queriesPerTick.toFixed(2)} SQL queries, ${idle.fixed.cpuMsPerTick.toFixed(3)} ms CPU per tick`);
+console.log(`idle backoff: the safety-net period went ${[5000, ...idle.periods].map((p: number) => `${p / 1000} s`).join(" → ")} (${idle.rampTicksPerProject} ticks); steady tick ${idle.steady.queriesPerTick.toFixed(2)} queries, ${idle.steady.cpuMsPerTick.toFixed(3)} ms CPU; schedule check ${idle.scheduleCheck.queries} queries, ${idle.scheduleCheck.cpuMs.toFixed(1)} ms CPU per ${idle.scheduleCheck.everyMs / 1000} s`);
+const q = idle.queriesPerProjectMinute, c = idle.coreShare;
+console.log(`queries per idle project per minute: ${q.backedOff.toFixed(2)} backed off (target ≤ 1: ${mark(q.backedOff <= 1)}), ${q.fixed.toFixed(1)} at a fixed 5 s`);
+console.log(`CPU, 1,000 idle projects: ${pct(c.backedOff1000)} of one core backed off (target ≤ 5 %: ${mark(c.backedOff1000 <= 0.05)}), ${pct(c.fixed1000)} at a fixed 5 s`);
+console.log(`CPU, 10,000 idle projects: ${pct(c.backedOff10000)} of one core backed off, ${pct(c.fixed10000)} at a fixed 5 s (per-project cost measured on ${idle.projects}, scaled)`);

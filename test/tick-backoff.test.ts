@@ -22,7 +22,7 @@ describe("the safety-net tick of an idle project", () => {
     expect(await nextScheduled(project.id)).toHaveLength(0);
   });
 
-  it("doubles its period up to 120 s while a running loop has nothing to do, and a nudge brings it back to the interval", async () => {
+  it("doubles its period up to 160 s while a running loop has nothing to do, and a nudge brings it back to the interval", async () => {
     const { project } = await createTeamWithProject();
     expect(await period(project.id)).toBe(5000);
     const periods: Array<number | undefined> = [];
@@ -30,7 +30,7 @@ describe("the safety-net tick of an idle project", () => {
       expect(await scheduled(project.id)).toMatchObject({ skipped: false });
       periods.push(await period(project.id));
     }
-    expect(periods).toEqual([10_000, 20_000, 40_000, 80_000, 120_000, 120_000]);
+    expect(periods).toEqual([10_000, 20_000, 40_000, 80_000, 160_000, 160_000]);
     expect(await level(project.id)).toBe(5);
     const [next] = await nextScheduled(project.id);
     expect(await nextScheduled(project.id)).toHaveLength(1);

@@ -1,10 +1,10 @@
 /**
  * The safety-net tick of a running project with nothing to do backs off: its period doubles
- * from the project's own interval up to this ceiling, and any event resets it. Nudges, not
- * this period, start work, so the ceiling costs no reaction; at two queries per idle tick it
- * keeps an idle project under one query a minute.
+ * from the project's own interval up to this ceiling (5 s → 10 → 20 → 40 → 80 → 160 s), and any
+ * event resets it. Nudges, not this period, start work, so the ceiling costs no reaction; at two
+ * queries per idle tick it keeps an idle project under one query a minute (0.75).
  */
-export const TICK_BACKOFF_MAX_MS = 120_000;
+export const TICK_BACKOFF_MAX_MS = 160_000;
 
 /** The scheduler's period at a backoff level (0 = the project's own interval). */
 export function tickPeriodMs(baseMs: number, level: number): number {
