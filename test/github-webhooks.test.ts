@@ -100,6 +100,27 @@ describe("webhook intake (invariant 6)", () => {
     const many = await Promise.all(Array.from({ length: 20 }, (_, i) => deliver("pull_request", payload, WEBHOOK_SECRET, `many-${project.id}-${i}`)));
     expect(many.every((a) => a.status === 202)).toBe(true);
     expect(await getDb().webhookDelivery.count({ where: { deliveryId: { startsWith: `many-${project.id}-` } } })).toBe(20);
+    // Each has its one job, and the batched publishes left no work order behind for the relay.
+    const jobs = await getQueue("github").getJobs(["waiting", "delayed", "prioritized", "active", "completed"]);
+    expect(jobs.filter((j) => "deliveryId" in j.data && j.data.deliveryId.startsWith(`many-${project.id}-`))).toHaveLength(20);
+    const orders = await getDb().outbox.findMany({ where: { kind: "github" } });
+    expect(orders.filter((o) => String((o.payload as { deliveryId: string }).deliveryId).startsWith(`many-${project.id}-`))).toEqual([]);
+  });
+
+  it("verifies with a secret rotated by another process at once, and no longer with the old one", async () => {
+    const { fullName, connection } = await createGithubProject(double);
+    const payload = example("issue_comment", "created", fullName);
+    expect((await deliver("issue_comment", payload, WEBHOOK_SECRET)).status).toBe(202);
+    // Another web process changed the secret: this one's cache still holds the old one.
+    const { encryptSecret } = await import("@/lib/crypto/secrets");
+    const rotated = "rotated-webhook-secret-0002";
+    await getDb().githubConnection.update({ where: { id: connection.id }, data: { encryptedWebhookSecret: encryptSecret(rotated) } });
+    const fresh = await deliver("issue_comment", payload, rotated);
+    expect(fresh.status).toBe(202);
+    expect((await rows(fresh.deliveryId))).toHaveLength(1);
+    const stale = await deliver("issue_comment", payload, WEBHOOK_SECRET);
+    expect(stale.status).toBe(401);
+    expect(await rows(stale.deliveryId)).toHaveLength(0);
   });
 
   it("verifies with GITHUB_WEBHOOK_SECRET when the connection has no secret of its own", async () => {

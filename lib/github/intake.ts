@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { getEnv } from "@/lib/env";
-import { publishOutbox } from "@/lib/queues";
-import { repoTargets } from "@/lib/github/webhook-secrets";
+import { publishOutboxBatched } from "@/lib/queues";
+import { freshRepoTargets, repoTargets, type RepoTarget } from "@/lib/github/webhook-secrets";
 import { storeDelivery } from "@/lib/github/delivery-store";
 
 export const HANDLED_EVENTS = new Set([
@@ -28,6 +28,14 @@ function parse(raw: string): { repository?: { full_name?: string }; action?: str
   }
 }
 
+async function matchingTarget(fullName: string, raw: string, signature: string): Promise<RepoTarget | undefined> {
+  const matching = (targets: RepoTarget[]) => targets.find((t) => t.secret && signatureMatches(t.secret, raw, signature));
+  const cached = matching(await repoTargets(fullName));
+  if (cached) return cached;
+  const fresh = freshRepoTargets(fullName);
+  return fresh ? matching(await fresh) : undefined;
+}
+
 /**
  * Invariant 6: a delivery is verified before anything is stored (a forgery leaves no trace),
  * stored once per delivery id (a redelivery is answered 200 and not processed again), and
@@ -38,8 +46,7 @@ export async function receiveGithubDelivery(headers: Headers, raw: string): Prom
   if (!signature) return refused("missing X-Hub-Signature-256");
   const payload = parse(raw);
   const fullName = payload?.repository?.full_name;
-  const targets = fullName ? await repoTargets(fullName) : [];
-  const target = targets.find((t) => t.secret && signatureMatches(t.secret, raw, signature));
+  const target = fullName ? await matchingTarget(fullName, raw, signature) : undefined;
   const envSecret = getEnv().GITHUB_WEBHOOK_SECRET;
   const verified = Boolean(target) || (envSecret ? signatureMatches(envSecret, raw, signature) : false);
   if (!verified) return refused("signature does not match");
@@ -60,6 +67,6 @@ export async function receiveGithubDelivery(headers: Headers, raw: string): Prom
   if (!stored) return { status: 200, body: { duplicate: true } };
   if (!handled || !stored.outboxId) return { status: 200, body: { ignored: true } };
   // Never throws: with Redis away the work order waits in the outbox for the relay.
-  await publishOutbox([{ id: stored.outboxId, message: { kind: "github", deliveryId } }]);
+  await publishOutboxBatched({ id: stored.outboxId, message: { kind: "github", deliveryId } });
   return { status: 202, body: { accepted: true } };
 }

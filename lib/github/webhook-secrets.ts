@@ -10,11 +10,15 @@ export interface RepoTarget {
 }
 
 // Intake sees bursts (a review fans out into many deliveries): a short per-process cache spares
-// a query and a decryption per delivery. A changed secret takes effect within the TTL. Bounded,
-// because repository names come from unauthenticated requests (one entry per name tried).
-const TTL_MS = 10_000;
+// a query and a decryption per delivery. Bounded, because repository names come from
+// unauthenticated requests (one entry per name tried). A secret changed in another process:
+// the new one verifies at once (a mismatch reads the row again, at most once a second per
+// name, so forgeries cannot turn into a query each), the old one stops within the TTL.
+const TTL_MS = 5_000;
+const REFRESH_AFTER_MISMATCH_MS = 1_000;
 export const REPO_TARGETS_CACHE_SIZE = 1000;
 const cache = new LRUCache<string, { at: number; targets: Promise<RepoTarget[]> }>({ max: REPO_TARGETS_CACHE_SIZE });
+const forcedAt = new LRUCache<string, number>({ max: REPO_TARGETS_CACHE_SIZE });
 
 async function load(fullName: string): Promise<RepoTarget[]> {
   const [owner, repo] = fullName.split("/");
@@ -35,9 +39,24 @@ async function load(fullName: string): Promise<RepoTarget[]> {
 
 /** The projects a repository's deliveries are for, each with the secret that verifies them. */
 export function repoTargets(fullName: string, now = Date.now()): Promise<RepoTarget[]> {
-  const key = fullName.toLowerCase();
-  const hit = cache.get(key);
+  const hit = cache.get(fullName.toLowerCase());
   if (hit && now - hit.at < TTL_MS) return hit.targets;
+  return reload(fullName, now);
+}
+
+/**
+ * The targets read again after a signature matched none of the cached ones (a rotated secret),
+ * unless a mismatch made them read less than a second ago; null: nothing newer to try.
+ */
+export function freshRepoTargets(fullName: string, now = Date.now()): Promise<RepoTarget[]> | null {
+  const key = fullName.toLowerCase();
+  if (now - (forcedAt.get(key) ?? -Infinity) < REFRESH_AFTER_MISMATCH_MS) return null;
+  forcedAt.set(key, now);
+  return reload(fullName, now);
+}
+
+function reload(fullName: string, now: number): Promise<RepoTarget[]> {
+  const key = fullName.toLowerCase();
   const targets = load(fullName);
   cache.set(key, { at: now, targets });
   targets.catch(() => cache.delete(key));
@@ -46,6 +65,7 @@ export function repoTargets(fullName: string, now = Date.now()): Promise<RepoTar
 
 export function forgetRepoTargets(): void {
   cache.clear();
+  forcedAt.clear();
 }
 
 export const cachedRepoTargetCount = () => cache.size;

@@ -59,6 +59,15 @@ function publish(message: OutboxMessage): Promise<void> {
   }
 }
 
+// Independent messages (one per webhook delivery) go out together: the Redis commands share
+// round trips, and what was sent is deleted even when a neighbour failed.
+async function publishTogether(rows: OutboxRow[], sent: string[]): Promise<void> {
+  const results = await Promise.allSettled(rows.map((r) => publish(r.message)));
+  results.forEach((r, i) => { if (r.status === "fulfilled") sent.push(rows[i].id); });
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failed) throw failed.reason;
+}
+
 /** Writes messages in the transaction of the change that causes them; hand the result to publishOutbox after the commit. */
 export async function recordOutbox(tx: Prisma.TransactionClient, messages: OutboxMessage[]): Promise<OutboxRow[]> {
   const rows: OutboxRow[] = [];
@@ -78,7 +87,7 @@ export async function recordOutbox(tx: Prisma.TransactionClient, messages: Outbo
  * than the relay's window and the relay already took a row (deleted it, or holds it while it
  * publishes), that row is the relay's to send, so one wake-up is not delivered twice.
  */
-export async function publishOutbox(rows: OutboxRow[]): Promise<void> {
+export async function publishOutbox(rows: OutboxRow[], opts: { concurrent?: boolean } = {}): Promise<void> {
   if (rows.length === 0) return;
   let client: PoolClient | undefined;
   let failure: unknown;
@@ -91,7 +100,8 @@ export async function publishOutbox(rows: OutboxRow[]): Promise<void> {
     const sent: string[] = [];
     try {
       if (mine.size) await producerReady({ failFast: true });
-      for (const row of rows.filter((r) => mine.has(r.id))) {
+      if (opts.concurrent) await publishTogether(rows.filter((r) => mine.has(r.id)), sent);
+      else for (const row of rows.filter((r) => mine.has(r.id))) {
         await publish(row.message);
         sent.push(row.id);
       }

@@ -1,7 +1,7 @@
 import { LRUCache } from "lru-cache";
 import { randomUUID } from "node:crypto";
 import { getDb, getPool } from "@/lib/db";
-import { publishOutbox } from "@/lib/queues";
+import { publishOutboxBatched } from "@/lib/queues";
 import { decryptSecret } from "@/lib/crypto/secrets";
 import { signatureProblem } from "@/lib/slack/signature";
 
@@ -88,6 +88,6 @@ export async function receiveSlackEvent(connectionId: string, headers: Headers, 
   const outbox = await store(deliveryId, event.type!, eventId, stored);
   if (!outbox) return { status: 200, body: { duplicate: true } };
   // Never throws: with Redis away the work order waits in the outbox for the relay.
-  await publishOutbox([{ id: outbox.outboxId, message: { kind: "slack", deliveryRowId: outbox.rowId } }]);
+  await publishOutboxBatched({ id: outbox.outboxId, message: { kind: "slack", deliveryRowId: outbox.rowId } });
   return { status: 200, body: { accepted: true } };
 }
