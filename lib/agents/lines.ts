@@ -1,11 +1,14 @@
 import { StringDecoder } from "node:string_decoder";
 import type { Readable } from "node:stream";
 
+export const MAX_LINE_CHARS = 1024 * 1024;
+
 /**
  * Calls `onLine` for each complete line of `stream`, and once more for a last line without
- * a newline. The decoder holds back a multi-byte character split across chunks.
+ * a newline; a line longer than `maxLineChars` comes in pieces of that length. The decoder holds
+ * back a multi-byte character split across chunks.
  */
-export function splitLines(stream: Readable, onLine: (line: string) => void): { flush(): void } {
+export function splitLines(stream: Readable, onLine: (line: string) => void, maxLineChars = MAX_LINE_CHARS): { flush(): void } {
   const decoder = new StringDecoder("utf8");
   let pending = "";
   const emit = (text: string) => {
@@ -15,6 +18,11 @@ export function splitLines(stream: Readable, onLine: (line: string) => void): { 
       onLine(stripCarriageReturn(pending.slice(0, newline)));
       pending = pending.slice(newline + 1);
       newline = pending.indexOf("\n");
+    }
+    // Output with no newline for megabytes would otherwise be held whole: it goes on in pieces.
+    while (pending.length > maxLineChars) {
+      onLine(pending.slice(0, maxLineChars));
+      pending = pending.slice(maxLineChars);
     }
   };
   stream.on("data", (chunk: Buffer) => emit(decoder.write(chunk)));

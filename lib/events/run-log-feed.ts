@@ -42,9 +42,13 @@ export function runLogFeedResponse(opts: RunLogFeedOptions): Response {
       const rows = await getDb().runLog.findMany({
         where: { runId, seq: below === undefined ? { gt: sent } : { gt: sent, lt: below } }, orderBy: { seq: "asc" }, take: PAGE, select: { seq: true, content: true },
       });
-      for (const r of rows) send(ch, r.seq, r.content);
+      // A page is up to 100 chunks of 64 KB: more than a client may fall behind. Waiting for it
+      // to take each one keeps a big log's backlog within bounds instead of cutting the client off.
+      for (const r of rows) {
+        send(ch, r.seq, r.content);
+        await ch.drained();
+      }
       if (rows.length < PAGE) return;
-      await ch.drained();
     }
   };
   const send = (ch: SseChannel, seq: number, text: string) => {

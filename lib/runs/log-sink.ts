@@ -6,6 +6,7 @@ import { RUN_LOG_STREAM_MAXLEN, runLogStreamKey } from "@/lib/events/streams";
 export const RUN_LOG_CAP_BYTES = 5 * 1024 * 1024;
 const FLUSH_MS = 200;
 const FLUSH_BYTES = 64 * 1024;
+const TAIL_LINE_CHARS = 4096;
 
 /**
  * Collects a run's output lines and writes them in chunks: Postgres keeps the log
@@ -24,7 +25,8 @@ export class RunLogSink {
   constructor(private readonly runId: string, private readonly capBytes = RUN_LOG_CAP_BYTES) {}
 
   push(line: string): void {
-    this.tail.push(line);
+    // The tail serves error summaries: a long line's start is enough, and keeps it small.
+    this.tail.push(line.length > TAIL_LINE_CHARS ? line.slice(0, TAIL_LINE_CHARS) : line);
     if (this.tail.length > 200) this.tail.shift();
     if (this.truncated) return;
     const size = Buffer.byteLength(line) + 1;
