@@ -92,7 +92,7 @@ export function ensureBuild(dist: string): void {
   console.log(`building the app into ${dist}…`);
   const tsconfig = readFileSync(join(root, "tsconfig.json"), "utf8");
   try {
-    const build = spawnSync(join(root, "node_modules", ".bin", "next"), ["build"], {
+    const build = spawnSync(join(root, "node_modules", ".bin", "next"), ["build", "--webpack"], {
       cwd: root, stdio: "inherit", env: { ...process.env, NEXT_DIST_DIR: dist, NEXT_TELEMETRY_DISABLED: "1" },
     });
     if (build.status !== 0) throw new Error("next build failed");
