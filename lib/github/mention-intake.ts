@@ -1,10 +1,11 @@
 import { getDb } from "@/lib/db";
-import { routeMessage, type RoutableAgent, type Target } from "@/lib/routing/route";
+import { routeMessage, type Target } from "@/lib/routing/route";
 import { routableAgents } from "@/lib/routing/agents";
+import { describeWork, type Work } from "@/lib/routing/work";
 import { requireClient, type GithubClient } from "@/lib/github/client";
 import { hasWriteAccess } from "@/lib/github/permission";
 import { mentionRequest, type MentionRequest } from "@/lib/github/mention-request";
-import { existingWork, isDuplicate, issueWork, promptFor, turnFor, type GithubOrigin, type Work } from "@/lib/github/mention-work";
+import { existingWork, isDuplicate, issueWork, promptFor, turnFor, type GithubOrigin } from "@/lib/github/mention-work";
 import { markSeen, replyOn } from "@/lib/github/mention-reply";
 import { mentionOnOwnPull } from "@/lib/github/mention-fix";
 import { reviewText } from "@/lib/github/mention-review";
@@ -17,17 +18,6 @@ type Payload = Record<string, any>; // eslint-disable-line @typescript-eslint/no
 type Project = { id: string; teamId: string; planningKey: string; name: string; githubConnectionId: string | null };
 type Connection = { id: string; botLogin: string | null; mentionLogin: string | null };
 export type MentionOutcome = "processed" | "ignored" | "refused";
-
-function describe(work: Work[], targets: Target[], agents: RoutableAgent[]): string {
-  return work.map((w, i) => {
-    const t = targets[i];
-    const who = w.agentId ? agents.find((a) => a.id === w.agentId)!.name : "the lead";
-    const why = t.offline ? " (the agent you asked for is offline)" : "";
-    return w.promptId && w.target !== "lead" && t.rule !== "thread follow-up"
-      ? `Queued for ${who}${why}: ${promptLink(w.promptId)}`
-      : `Passed to ${who}${why} in ${threadLink(w.threadId!)}`;
-  }).join("\n");
-}
 
 async function create(origin: GithubOrigin, project: Project, t: Target, working: Awaited<ReturnType<typeof issueWork>>, title: string, text: string): Promise<Work> {
   const key = t.agentId ?? "lead";
@@ -63,7 +53,7 @@ async function route(client: GithubClient, project: Project, req: MentionRequest
   const unreplied = await getDb().githubWork.findMany({ where: { projectId: project.id, source: req.source, repliedAt: null }, select: { id: true } });
   if (unreplied.length) {
     await markSeen(client, req.place);
-    await replyOn(client, where, describe(work, routed.targets, agents));
+    await replyOn(client, where, describeWork(work, routed.targets, agents, { prompt: promptLink, thread: threadLink }));
     await getDb().githubWork.updateMany({ where: { id: { in: unreplied.map((r) => r.id) } }, data: { repliedAt: new Date() } });
   }
   return "processed";

@@ -2,6 +2,7 @@ import { getDb, Prisma } from "@/lib/db";
 import { createPrompt } from "@/lib/prompts/create";
 import { insertTurnLocked, lockOpenThread } from "@/lib/threads/append";
 import { announceThreadChange } from "@/lib/threads/events";
+import type { Work } from "@/lib/routing/work";
 
 /** Where a GitHub request came from, kept on every piece of work it becomes. */
 export interface GithubOrigin {
@@ -16,7 +17,6 @@ export interface GithubOrigin {
   url: string;
   login: string;
 }
-export interface Work { target: string; agentId: string | null; promptId: string | null; threadId: string | null }
 type Project = { id: string; teamId: string; planningKey: string; name: string };
 
 const by = (o: GithubOrigin) => ({ kind: "system" as const, id: `github:${o.login}` });

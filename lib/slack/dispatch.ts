@@ -2,10 +2,10 @@ import { getDb, Prisma } from "@/lib/db";
 import { createPrompt } from "@/lib/prompts/create";
 import { insertTurnLocked, lockOpenThread } from "@/lib/threads/append";
 import { announceThreadChange } from "@/lib/threads/events";
+import type { Work } from "@/lib/routing/work";
 
 /** Where a message came from, kept on every piece of work it becomes. */
 export interface SlackOrigin { teamId: string; channelId: string; messageTs: string; threadTs: string; slackUserId: string; userName: string }
-export interface Work { target: string; agentId: string | null; promptId: string | null; threadId: string | null }
 type Project = { id: string; teamId: string; planningKey: string; name: string };
 type Tx = Prisma.TransactionClient;
 

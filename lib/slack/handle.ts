@@ -1,8 +1,9 @@
 import type { WebClient } from "@slack/web-api";
 import { getDb } from "@/lib/db";
 import { routableAgents } from "@/lib/routing/agents";
-import { routeMessage, type RoutableAgent, type Target } from "@/lib/routing/route";
-import { existingWork, promptFor, turnFor, type SlackOrigin, type Work } from "@/lib/slack/dispatch";
+import { describeWork, type Work } from "@/lib/routing/work";
+import { routeMessage } from "@/lib/routing/route";
+import { existingWork, promptFor, turnFor, type SlackOrigin } from "@/lib/slack/dispatch";
 import { slackErrorOf } from "@/lib/slack/client";
 import { markSeen, promptLink, replyInThread, threadLink, type Place } from "@/lib/slack/reply";
 import { RATE_PER_MINUTE, withinRate } from "@/lib/slack/rate";
@@ -34,17 +35,6 @@ async function userName(client: WebClient, user: string): Promise<string | null>
     if (["user_not_found", "user_not_visible"].includes(slackErrorOf(err))) return null;
     throw err;
   }
-}
-
-function describe(work: Work[], targets: Target[], agents: RoutableAgent[]): string {
-  return work.map((w, i) => {
-    const t = targets[i];
-    const who = w.agentId ? agents.find((a) => a.id === w.agentId)!.name : "the lead";
-    const why = t.offline ? " (the agent you asked for is offline)" : "";
-    return w.promptId && w.target !== "lead" && t.rule !== "thread follow-up"
-      ? `Queued for ${who}${why}: ${promptLink(w.promptId)}`
-      : `Passed to ${who}${why} in ${threadLink(w.threadId!)}`;
-  }).join("\n");
 }
 
 /** Routes one Slack message into prompts and thread turns, and answers in its Slack thread. */
@@ -88,7 +78,7 @@ export async function handleSlackMessage(conn: Connection, client: WebClient, ms
   }
   const unreplied = await getDb().slackWork.findMany({ where: { teamId: conn.teamId, channelId: msg.channel, messageTs: msg.ts, repliedAt: null }, select: { id: true } });
   if (unreplied.length) {
-    await replyInThread(client, place, describe(work, route.targets, agents));
+    await replyInThread(client, place, describeWork(work, route.targets, agents, { prompt: promptLink, thread: threadLink }));
     await getDb().slackWork.updateMany({ where: { id: { in: unreplied.map((r) => r.id) } }, data: { repliedAt: new Date() } });
   }
   return "processed";
