@@ -103,7 +103,7 @@ describe("an agent started by a remote runner reaches the server's MCP endpoint 
     expect(log).toContain("[runner] shell agent on ringmaster/1-use-the-sdk, unsandboxed (--sandbox off)");
     const verdicts = log.split("\n").filter((l) => /^(tools|task|report_progress|wait_for_user|own thread|other project's thread)\b/.test(l));
     expect(verdicts).toEqual([
-      "tools: complete_task,create_prompt,get_task,post_message,read_messages,report_progress,wait_for_user",
+      "tools: complete_task,create_prompt,get_task,post_message,read_messages,report_progress,verify,wait_for_user",
       "task: executor 1 Use the SDK",
       'report_progress: {"seq":1,"status":"sent"}',
       "wait_for_user without summary: true",

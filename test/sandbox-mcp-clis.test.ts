@@ -68,7 +68,7 @@ describe.each(CLIS.map((c, i) => [c.adapter, c, installed[i]] as const))("the re
       await session.close();
       await rm(worktree, { recursive: true, force: true });
     }
-    const tools = "tools: complete_task,create_prompt,get_task,post_message,read_messages,report_progress,wait_for_user";
+    const tools = "tools: complete_task,create_prompt,get_task,post_message,read_messages,report_progress,verify,wait_for_user";
     expect(seen.filter((s) => s !== "GET")).toEqual(["POST initialize", "POST notifications/initialized", "POST tools/list", tools]);
   }, 180_000);
 });
