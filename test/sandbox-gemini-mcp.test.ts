@@ -48,7 +48,7 @@ describe.skipIf("skip" in cli || !double)("the real Gemini CLI talks to Ringmast
     // Gemini CLI declares an MCP server's tools as mcp_<server>_<tool>.
     expect(double!.state.tools.filter((t) => t.startsWith("mcp_")).sort()).toEqual([
       "mcp_ringmaster_complete_task", "mcp_ringmaster_create_prompt", "mcp_ringmaster_get_task", "mcp_ringmaster_post_message",
-      "mcp_ringmaster_read_messages", "mcp_ringmaster_report_progress", "mcp_ringmaster_wait_for_user",
+      "mcp_ringmaster_read_messages", "mcp_ringmaster_report_progress", "mcp_ringmaster_verify", "mcp_ringmaster_wait_for_user",
     ]);
     expect(JSON.stringify(double!.state.responses.at(-1))).toContain(String.raw`{\"seq\":1,\"status\":\"sent\"}`);
     const thread = await getDb().thread.findUniqueOrThrow({ where: { promptId: run!.promptId! }, include: { turns: true } });

@@ -19,8 +19,9 @@ export async function pollForTrigger(caller: RunnerCaller, agent: Agent, waitSec
   const db = getDb();
   const env = getEnv();
   const deadline = Date.now() + waitSeconds * 1000;
-  // Polling is asking for work: a runner that closed and polls again is back.
-  if (agent.status === "offline") await db.agent.update({ where: { id: agent.id }, data: { status: "idle" } });
+  // Polling is asking for work: a runner that closed and polls again is back. A poll its runner
+  // already gave up on (it then closed) may be read only after the close: that one revives nothing.
+  if (agent.status === "offline" && !signal?.aborted) await db.agent.update({ where: { id: agent.id }, data: { status: "idle" } });
   for (;;) {
     const wake = armWake(agent.teamId);
     await wake.armed;
