@@ -76,6 +76,18 @@ export async function gitToken(client: GithubClient): Promise<string> {
   return auth.token;
 }
 
+/**
+ * A token for git on a machine the server does not control (a remote runner): for an app
+ * connection, an installation token GitHub itself limits to the one repository and to its
+ * contents (fetch and push: no pull requests, issues, workflows or other repositories of the
+ * installation). A personal access token cannot be narrowed: it goes as it is.
+ */
+export async function narrowGitToken(client: GithubClient, connection: Pick<GithubConnection, "kind">, repo: string): Promise<string> {
+  if (connection.kind === "pat") return gitToken(client);
+  const auth = (await client.auth({ type: "installation", repositoryNames: [repo], permissions: { contents: "write" } })) as { token: string };
+  return auth.token;
+}
+
 /** How long GitHub asked us to wait, when an error is a rate limit; null for any other error. */
 export function rateLimitWaitMs(err: unknown, now = Date.now()): number | null {
   const e = err as { status?: number; message?: string; response?: { headers?: Record<string, string | undefined> } };

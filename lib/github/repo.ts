@@ -3,7 +3,7 @@ import { getEnv } from "@/lib/env";
 import { dataDir } from "@/lib/data-dir";
 import { branchExists, GitError } from "@/lib/git";
 import { ensureBareClone, fetchBranch, type RemoteAuth } from "@/lib/git/push";
-import { gitToken, requireClient, type GithubClient } from "@/lib/github/client";
+import { gitToken, narrowGitToken, requireClient, type GithubClient } from "@/lib/github/client";
 import { DomainError } from "@/lib/errors";
 
 export interface GithubProject {
@@ -39,6 +39,13 @@ export async function remoteAuth(project: GithubProject): Promise<{ auth: Remote
   const { owner, repo, connectionId } = requireRepo(project);
   const { client, connection } = await requireClient(connectionId);
   return { auth: { url: repoGitUrl(owner, repo), token: await gitToken(client) }, client, owner, repo, botLogin: connection.botLogin };
+}
+
+/** The credential a remote runner fetches and pushes with: narrowed to this repository's contents where GitHub allows it. */
+export async function runnerGitToken(project: GithubProject): Promise<string> {
+  const { repo, connectionId } = requireRepo(project);
+  const { client, connection } = await requireClient(connectionId);
+  return narrowGitToken(client, connection, repo);
 }
 
 // Two runs starting together fetch the same ref; the loser of the ref update tries again.

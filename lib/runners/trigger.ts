@@ -11,7 +11,7 @@ import type { Claimed } from "@/lib/runners/claim";
 import { triggerInstruction, type TriggerType } from "@/lib/runners/trigger-types";
 import { leadPrompt } from "@/lib/threads/lead-run";
 import { MCP_SERVER_NAME, mcpWiring } from "@/lib/agents/mcp-config";
-import { remoteAuth, repoGitUrl } from "@/lib/github/repo";
+import { runnerGitToken, repoGitUrl } from "@/lib/github/repo";
 
 export const promptText = (p: { number: number; title: string; body: string }) => `# Prompt ${p.number}: ${p.title}\n\n${p.body}`;
 
@@ -38,12 +38,13 @@ async function localBaseSha(project: { repoKind: string; repoPath: string | null
 
 /**
  * The credential a runner fetches and pushes a GitHub project's repository with, minted when the
- * run is handed out (the connection's token: an installation token lives an hour). It travels only
+ * run is handed out (for an app, an installation token for this repository's contents only, which
+ * lives an hour; a personal access token as it is). It travels only
  * in the trigger; the runner gives it to git as an HTTP header through the environment.
  */
-async function githubPushToken(project: Parameters<typeof remoteAuth>[0] & { repoKind: string }): Promise<string | null> {
+async function githubPushToken(project: Parameters<typeof runnerGitToken>[0] & { repoKind: string }): Promise<string | null> {
   if (project.repoKind !== "github") return null;
-  return (await remoteAuth(project)).auth.token ?? null;
+  return runnerGitToken(project);
 }
 
 /** What a conversation run is told: why it woke, the worker's outcome if that is why, then the thread. */
