@@ -164,7 +164,8 @@ async function applyDecision(snap: TickSnapshot, decision: Decision, now: Date, 
     // Marked as stopped for an empty queue: new work starts it again (restartDryLoop); a person's Stop stays.
     await db.loopState.updateMany({ where: { projectId: project.id, mode: "stopped" }, data: { pauseReason: QUEUE_RAN_DRY } });
     // A prompt added while this tick decided was not in its snapshot, nor did it see the mark.
-    if (await db.prompt.count({ where: { projectId: project.id, planningKey: project.planningKey, status: "pending" } })) {
+    // A paused campaign's task is not new work: the snapshot leaves it out, and so does this check.
+    if (await db.prompt.count({ where: { projectId: project.id, planningKey: project.planningKey, status: "pending", OR: [{ campaignId: null }, { campaign: { paused: false } }] } })) {
       await changeLoopMode(project, "start", SYSTEM, "Loop started again: a prompt arrived as the queue ran dry");
     }
   } else if (decision.kind === "idle" && ls.mode === "stopping" && snap.runs.length === 0) {
