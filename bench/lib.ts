@@ -1,8 +1,8 @@
 // Shared set-up for benchmarks: a private database and key prefix on the local services,
 // worker processes, and figures printed as plain lines.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { createHash, randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
@@ -73,29 +73,35 @@ export function percentile(values: number[], p: number): number {
 export const median = (values: number[]) => percentile(values, 50);
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function newestMtime(path: string): number {
-  if (!existsSync(path)) return 0;
-  const st = statSync(path);
-  if (!st.isDirectory()) return st.mtimeMs;
-  return Math.max(st.mtimeMs, ...readdirSync(path).filter((n) => n !== "generated").map((n) => newestMtime(join(path, n))));
+/** Every source file the web build reads, by content: a checkout of older files is a change too. */
+function sourceStamp(): string {
+  const hash = createHash("sha256");
+  const walk = (path: string) => {
+    if (!existsSync(path)) return;
+    if (!statSync(path).isDirectory()) {
+      hash.update(path).update("\0").update(readFileSync(path)).update("\0");
+      return;
+    }
+    for (const name of readdirSync(path).sort()) walk(join(path, name));
+  };
+  for (const p of ["app", "lib", "auth.ts", "next.config.ts", "package-lock.json"]) walk(join(root, p));
+  return hash.digest("hex");
 }
 
-/**
- * A production build of the web app in its own folder (so a bench never disturbs `.next`),
- * rebuilt when the sources are newer. `next build` with a custom dist dir adds that folder
- * to tsconfig.json's include list; the file is put back as it was.
- */
 export function ensureBuild(dist: string): void {
-  const id = join(root, dist, "BUILD_ID");
-  const built = existsSync(id) ? statSync(id).mtimeMs : 0;
-  if (built > Math.max(...["app", "lib", "auth.ts", "next.config.ts"].map((p) => newestMtime(join(root, p))))) return;
+  const stampFile = join(root, dist, "SOURCE_STAMP");
+  const stamp = sourceStamp();
+  if (existsSync(join(root, dist, "BUILD_ID")) && existsSync(stampFile) && readFileSync(stampFile, "utf8") === stamp) return;
   console.log(`building the app into ${dist}…`);
+  // A build over an older one's output can keep stale pages: start from nothing.
+  rmSync(join(root, dist), { recursive: true, force: true });
   const tsconfig = readFileSync(join(root, "tsconfig.json"), "utf8");
   try {
     const build = spawnSync(join(root, "node_modules", ".bin", "next"), ["build", "--webpack"], {
       cwd: root, stdio: "inherit", env: { ...process.env, NEXT_DIST_DIR: dist, NEXT_TELEMETRY_DISABLED: "1" },
     });
     if (build.status !== 0) throw new Error("next build failed");
+    writeFileSync(stampFile, stamp);
   } finally {
     writeFileSync(join(root, "tsconfig.json"), tsconfig);
   }
