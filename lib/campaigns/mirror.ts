@@ -1,6 +1,6 @@
 import { getDb, type CampaignModel as Campaign, type PromptStatus } from "@/lib/db";
 import { commitFileToBranch } from "@/lib/git";
-import { clonePath } from "@/lib/github/repo";
+import { prepareOwnBranch, pushOwnBranch } from "@/lib/github/own-branch";
 import { getLogger } from "@/lib/log";
 import type { Plan } from "@/lib/campaigns/plan";
 
@@ -37,21 +37,27 @@ export function campaignState(c: Campaign, tasks: TaskRow[]) {
 
 /**
  * Mirrors the campaign's state (Postgres owns it) to `.campaign/state.json` on the campaign's own
- * branch, so agents and people reading git see what the dashboard shows. A failure is logged and
- * retried at the next pass: the mirror never stops the campaign. Returns the new commit, if any.
+ * branch, so agents and people reading git see what the dashboard shows; a GitHub project's
+ * branch is pushed to GitHub after each new commit (and after a push that failed). A failure is
+ * logged and retried at the next pass: the mirror never stops the campaign. Returns the new commit, if any.
  */
 export async function mirrorCampaignState(campaignId: string): Promise<string | null> {
   const db = getDb();
   const c = await db.campaign.findUniqueOrThrow({ where: { id: campaignId }, include: { project: true } });
-  const repoPath = c.project.repoKind === "github" ? clonePath(c.project.id) : c.project.repoPath;
-  if (!repoPath) return null;
+  const { project } = c;
+  const github = project.repoKind === "github";
+  if (!github && !project.repoPath) return null;
   const tasks = await db.prompt.findMany({ where: { campaignId, campaignPlan: c.planVersion }, select: { taskId: true, status: true, attempts: true } });
   const content = `${JSON.stringify(campaignState(c, tasks), null, 2)}\n`;
+  const branch = campaignBranch(c.id);
   try {
-    return await commitFileToBranch({
-      repoPath, branch: campaignBranch(c.id), baseBranch: c.project.activeBranch ?? c.project.baseBranch, path: STATE_PATH, content,
+    const repoPath = github ? await prepareOwnBranch(project, branch) : project.repoPath!;
+    const commit = await commitFileToBranch({
+      repoPath, branch, baseBranch: project.activeBranch ?? project.baseBranch, path: STATE_PATH, content,
       message: `campaign(${c.id}): ${c.phase.toUpperCase()}, plan ${c.planVersion}, ${c.tasksCompleted}/${c.tasksTotal} tasks done`,
     });
+    if (github) await pushOwnBranch(project, branch);
+    return commit;
   } catch (err) {
     getLogger("campaigns").warn({ err: (err as Error).message, campaignId }, "campaign state not mirrored to git");
     return null;
