@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
-import { MAX_REPLANS } from "@/lib/loop/campaign-replan";
+import { MAX_REPLANS } from "@/lib/campaigns/state";
 import { NOTICES_TITLE } from "@/lib/threads/notices";
 import { drive, events, runsOf, setUp, task } from "./helpers/campaigns";
 import { tickAndRun } from "./helpers/run-once";
@@ -27,12 +27,13 @@ describe("the re-plan backoff", () => {
     expect(second).toMatchObject({ replans: 2, planAfter: new Date(start + 10_000 + 20_000) });
     expect(await runsOf(campaign.id, "architect")).toHaveLength(2);
 
-    // A campaign that has used up its re-plans fails at the next reason to re-plan, with that reason.
+    // A campaign that has used up its re-plans fails at the next reason to re-plan, with that reason:
+    // t1 completed in every plan, but a drift says that work was not progress.
     await getDb().campaign.update({ where: { id: campaign.id }, data: { replans: MAX_REPLANS } });
     offset = 30_000;
     const failed = await drive(project.id, campaign.id, (c) => c.phase === "failed", 40, clock);
     expect(failed).toMatchObject({ planVersion: 3, replans: MAX_REPLANS, failureLog: "DRIFT DETECTED: off goal" });
-    const message = `Gave up after ${MAX_REPLANS} re-plans; the last reason: DRIFT DETECTED: off goal`;
+    const message = `Gave up after ${MAX_REPLANS} re-plans in a row without progress; the last reason: DRIFT DETECTED: off goal`;
     expect((await events(campaign.id)).at(-1)).toEqual(["failed", message]);
     const prompts = await getDb().prompt.findMany({ where: { campaignId: campaign.id, campaignPlan: 3 }, orderBy: { number: "asc" } });
     expect(prompts.map((p) => [p.taskId, p.status])).toEqual([["t1", "done"], ["t2", "cancelled"]]);
@@ -42,5 +43,21 @@ describe("the re-plan backoff", () => {
     offset = 3_600_000;
     await tickAndRun(project.id, clock);
     expect(await runsOf(campaign.id, "architect")).toHaveLength(3);
+  });
+
+  it("a broken task after a task of its plan completed starts the count again: 1 re-plan in a row, the first wait", async () => {
+    const { project, campaign } = await setUp({ tasks: [task("t1"), task("t2", { dependencies: ["t1"], stepHints: ["print boom-99\nexit 3"] })] }, {}, { cooldownMs: 10_000 });
+    // Five re-plans in a row already: without the completed t1 this re-plan would fail the campaign.
+    await getDb().campaign.update({ where: { id: campaign.id }, data: { replans: MAX_REPLANS } });
+    const start = Date.now() + 3_600_000;
+    let offset = 0;
+    // Each step a minute later: the task's retries are not held by their backoff.
+    const clock = () => new Date(start + (offset += 60_000));
+    const replanned = await drive(project.id, campaign.id, (c) => c.phase === "planning" && c.planVersion === 1, 40, clock);
+    expect(replanned.replans).toBe(1);
+    // The wait is the first step of the curve, 10 s after the tick that re-planned (not 160 s).
+    expect((replanned.planAfter!.getTime() - start) % 60_000).toBe(10_000);
+    const replan = (await events(campaign.id)).filter(([kind]) => kind === "replan");
+    expect(replan).toEqual([["replan", "Task t2 failed after 4 attempts: agent exited with 3"]]);
   });
 });

@@ -21,6 +21,8 @@ export const OPEN_PHASES: CampaignPhase[] = ["planning", "executing"];
 export const TASK_ATTEMPTS = 4;
 /** Architect runs that may fail in a row before the campaign gives up. */
 export const ARCHITECT_ATTEMPTS = 4;
+/** Automatic re-plans in a row without progress a campaign gets; the next one fails it instead. */
+export const MAX_REPLANS = 5;
 export const MILESTONES = [25, 50, 75] as const;
 
 export class PhaseConflict extends Error {}
@@ -74,7 +76,14 @@ export async function replan(tx: Tx, campaign: { id: string; planVersion: number
   const data = { failureLog: reason, ...backoff };
   if (campaign.phase !== "planning") await changePhase(tx, campaign.id, "planning", { ...data, failures: 0 });
   else await tx.campaign.update({ where: { id: campaign.id }, data });
-  await addEvent(tx, campaign.id, kind, reason.split("\n")[0].slice(0, 500), runId);
+  await addEvent(tx, campaign.id, kind, reasonLine(reason), runId);
+}
+
+/** A reason in one line for the campaign's history: a heading that ends in ":" takes the line under it (a run's error). */
+export function reasonLine(reason: string): string {
+  const [first = "", next] = reason.split("\n").map((l) => l.trim()).filter(Boolean);
+  const line = first.endsWith(":") && next && !next.startsWith("…") ? `${first} ${next}` : first;
+  return line.slice(0, 500);
 }
 
 /** The current plan's waiting tasks are cancelled; running ones finish. */
