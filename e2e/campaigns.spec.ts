@@ -51,3 +51,54 @@ test("a campaign is planned, runs its tasks, is checked for drift and completes"
   await expect(page.getByRole("button", { name: "Cancel campaign" })).toHaveCount(0);
   await screenshots(page, "campaign-completed");
 });
+
+test("a drift sends the campaign back to planning: the re-plan, its reason, the count and the backoff are on its page", async ({ page }) => {
+  test.setTimeout(240_000);
+  // The reflector finds the work off course at 50 %; the next architect, given the drift, answers no plan.
+  const drifting = [
+    "Document the project in two small steps.",
+    "````answer architect at What went wrong last time",
+    "no plan this time",
+    "````",
+    "````answer architect",
+    JSON.stringify(plan),
+    "````",
+    "````answer reflector at Milestone: 50 %",
+    '{"aligned": false, "reason": "the notes describe another project"}',
+    "````",
+    "````answer reflector",
+    '{"aligned": true, "reason": "on track"}',
+    "````",
+  ].join("\n");
+  await signIn(page);
+  await createProject(page, `Campaign drift e2e ${Date.now()}`);
+  await hydrated(page);
+  await page.locator("body").press("o");
+  await expect(page.getByTestId("loop-mode")).toHaveText("loop running");
+  await page.getByRole("link", { name: "Campaigns" }).click();
+  await hydrated(page);
+  await page.getByLabel("Title").fill("Drifting notes");
+  await page.getByLabel("Goal").fill(drifting);
+  await page.getByRole("button", { name: "Start campaign" }).click();
+  await expect(page.getByRole("heading", { name: "Drifting notes" })).toBeVisible();
+
+  // Each architect run after the drift waits the project's 10 s cooldown and more: the page says until when.
+  await expect(page.getByTestId("campaign-plan-after")).toContainText("Backing off: the next architect run starts no earlier than", { timeout: 180_000 });
+  await expect(page.getByTestId("campaign-phase")).toHaveText("Planning");
+  await expect(page.getByTestId("campaign-replans")).toHaveText(
+    "1 re-plan in all · 1 of 5 automatic re-plans in a row without progress (one more fails the campaign; a task completed by a plan that did not drift starts the count again)");
+  await expect(page.locator(".campaign-replans li")).toHaveCount(1);
+  await expect(page.locator(".campaign-replans li").first()).toContainText("drift DRIFT DETECTED: the notes describe another project");
+  await expect(page.getByTestId("task-index")).toContainText("cancelled");
+  await screenshots(page, "campaign-replan-backoff");
+
+  // The controls: re-plan now waits for a plan to exist; pause and start again; cancel.
+  await expect(page.getByRole("button", { name: "Re-plan now" })).toBeDisabled();
+  await page.getByRole("button", { name: "Pause" }).click();
+  await expect(page.getByTestId("campaign-phase")).toHaveText("Planning (paused)");
+  await page.getByRole("button", { name: "Start" }).click();
+  await expect(page.getByTestId("campaign-phase")).toHaveText("Planning");
+  await page.getByRole("button", { name: "Cancel campaign" }).click();
+  await expect(page.getByTestId("campaign-phase")).toHaveText("Cancelled");
+  await expect(page.getByTestId("campaign-plan-after")).toHaveCount(0);
+});

@@ -1,4 +1,5 @@
 import { getDb } from "@/lib/db";
+import { MAX_REPLANS } from "@/lib/campaigns/state";
 
 /** A campaign's page: the campaign, its events (oldest first) and its tasks, current plan first. */
 export async function getCampaignView(campaignId: string) {
@@ -11,7 +12,7 @@ export async function getCampaignView(campaignId: string) {
       select: { id: true, number: true, taskId: true, title: true, status: true, dependencies: true, attempts: true, maxAttempts: true, campaignPlan: true, domain: true },
     }),
   ]);
-  return { campaign, events, tasks };
+  return { campaign, events, tasks, maxReplans: MAX_REPLANS };
 }
 
 export const listCampaigns = (projectId: string) =>

@@ -35,6 +35,7 @@ export function CampaignDetail({ campaignId, projectId, canOperate }: { campaign
         <p>Milestones reached: {campaign.milestones.length ? campaign.milestones.map((m) => `${m} %`).join(", ") : "none yet"}</p>
         {campaign.failureLog && <><h3>Given to the next plan</h3><pre className="log">{campaign.failureLog}</pre></>}
       </section>
+      <Replans view={data} />
       <CampaignPlan view={data} />
       <section className="panel">
         <h2>History</h2>
@@ -45,6 +46,29 @@ export function CampaignDetail({ campaignId, projectId, canOperate }: { campaign
         </ol>
       </section>
     </div>
+  );
+}
+
+const REPLANS = new Set(["replan", "drift"]);
+
+/** Every re-plan with its reason, the count toward the cap, and when a backed-off architect may start. */
+function Replans({ view }: { view: CampaignView }) {
+  const { campaign, events, maxReplans } = view;
+  const replans = events.filter((e) => REPLANS.has(e.kind));
+  const waitsUntil = campaign.phase === "planning" && campaign.planAfter && new Date(campaign.planAfter).getTime() > Date.now() ? new Date(campaign.planAfter) : null;
+  return (
+    <section className="panel">
+      <h2>Re-plans</h2>
+      <p data-testid="campaign-replans">
+        {replans.length} re-plan{replans.length === 1 ? "" : "s"} in all · {campaign.replans} of {maxReplans} automatic re-plans in a row without progress (one more fails the campaign; a task completed by a plan that did not drift starts the count again)
+      </p>
+      {waitsUntil && <p data-testid="campaign-plan-after">Backing off: the next architect run starts no earlier than <time dateTime={waitsUntil.toISOString()}>{waitsUntil.toLocaleString()}</time>.</p>}
+      {replans.length > 0 && (
+        <ol className="campaign-replans">
+          {replans.map((e) => <li key={e.id}><span className={`badge ${e.kind}`}>{e.kind === "drift" ? "drift" : "re-plan"}</span> {e.message} <time className="muted">{new Date(e.createdAt).toLocaleString()}</time></li>)}
+        </ol>
+      )}
+    </section>
   );
 }
 
@@ -59,7 +83,7 @@ function Controls({ view }: { view: CampaignView }) {
         ? <button type="button" disabled={control.pending} onClick={() => control.mutate("start")}>Start</button>
         : <button type="button" className="secondary" disabled={control.pending} onClick={() => control.mutate("pause")}>Pause</button>}
       <button type="button" className="secondary" disabled={control.pending || campaign.phase !== "executing"} onClick={() => control.mutate("replan")}>Re-plan now</button>
-      <button type="button" className="danger" disabled={control.pending} onClick={() => control.mutate("cancel")}>Cancel campaign</button>
+      <button type="button" className="secondary danger" disabled={control.pending} onClick={() => control.mutate("cancel")}>Cancel campaign</button>
       {control.error && <p className="error" role="alert">{control.error.message}</p>}
     </div>
   );
