@@ -14,6 +14,7 @@
 //   ```delete <path>        delete <path> (the block's content is ignored)
 //   sleep <ms>              wait, to stand in for a long run
 //   print <text>            say <text> as an assistant message
+//   echo-input              copy the whole prompt to stderr (the run's log), to show what it was given
 //   exit <code>             exit with <code> once every directive has run
 //   fail-once <path>        the first time: create that marker file, fail and exit 1 at once;
 //                           once the marker exists, carry on (for retry tests)
@@ -137,6 +138,10 @@ function parse(text) {
         const [, role, when] = /^(\S+)(?:\s+at\s+(.+))?$/.exec(fence[3]);
         answers.push({ role, when, content: body.join("\n") });
       } else if (fence[2]) steps.push({ kind: fence[2], path: fence[3], content: body.length > 0 ? `${body.join("\n")}\n` : "" });
+      continue;
+    }
+    if (lines[i].trim() === "echo-input") {
+      steps.push({ kind: "echo-input" });
       continue;
     }
     const line = LINE.exec(lines[i].trim());
@@ -278,6 +283,7 @@ async function main() {
   let mcpFailures = 0;
   for (const step of steps) {
     if (step.kind === "print") say({ type: "text", text: step.arg });
+    else if (step.kind === "echo-input") process.stderr.write(prompt.endsWith("\n") ? prompt : `${prompt}\n`);
     else if (step.kind === "usage") reportUsage(step.arg);
     else if (step.kind === "cost") totalCost = Number(step.arg);
     else if (step.kind === "tool" || step.kind === "tool-fail") callTool(step.kind === "tool-fail", step.arg);
