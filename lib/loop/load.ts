@@ -1,5 +1,6 @@
 import { getPool, type LoopMode, type PromptStatus, type RunKind, type RunStatus } from "@/lib/db";
 import { LIVE_RUN_STATUSES_SQL } from "@/lib/run-statuses";
+import { pinLostSql } from "@/lib/runs/pins";
 
 // A tick reads everything in one statement (and, with the lock, also takes it there):
 // idle ticks of many projects are the hot path (targets: ≤ 3 queries, ≤ 1 ms CPU),
@@ -24,7 +25,8 @@ const snapshotSelect = (loopStateTable: string) => `
       WHERE pr."projectId" = p.id AND pr.state = 'open'), '[]'::json),
     'prompts', COALESCE((SELECT json_agg(json_build_object(
         'id', q.id, 'number', q.number, 'status', q.status, 'priority', q.priority, 'filePath', q."filePath", 'fileStatus', q."fileStatus", 'retryAt', q."retryAt",
-        'dependencies', COALESCE(q.dependencies, '{}'), 'approval', q.approval, 'title', q.title))
+        'dependencies', COALESCE(q.dependencies, '{}'), 'approval', q.approval, 'title', q.title,
+        'pinLost', ${pinLostSql("q")}))
       FROM "Prompt" q WHERE q."projectId" = p.id AND q."planningKey" = p."planningKey"
         -- a paused campaign's tasks wait out of the loop's sight until it is started again
         AND (q."campaignId" IS NULL OR NOT EXISTS (SELECT 1 FROM "Campaign" c WHERE c.id = q."campaignId" AND c.paused))), '[]'::json)
@@ -50,7 +52,7 @@ interface RawSnapshot {
   merging: Array<{ runId: string; promptId: string | null }>;
   /** Numbers of open PRs whose prompt waits for them to merge (its work is pushed, not on the base yet). */
   openPulls: number[];
-  prompts: Array<{ id: string; number: number; status: PromptStatus; priority: number; filePath: string | null; fileStatus: PromptStatus | null; retryAt: string | null; dependencies: number[]; approval: string; title: string }>;
+  prompts: Array<{ id: string; number: number; status: PromptStatus; priority: number; filePath: string | null; fileStatus: PromptStatus | null; retryAt: string | null; dependencies: number[]; approval: string; title: string; pinLost: boolean }>;
 }
 
 const date = (v: string | null) => (v === null ? null : new Date(v));

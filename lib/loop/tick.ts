@@ -3,6 +3,7 @@ import { workerId } from "@/lib/worker-id";
 import { announce } from "@/lib/events/publish";
 import { enqueuePullRequestPoll, enqueueSpawn, enqueueTick, publishOutbox, recordOutbox } from "@/lib/queues";
 import { claimPromptForRun, createPromptlessRun, PLANNING_KINDS } from "@/lib/runs/claim";
+import { releaseLostPins } from "@/lib/runs/pins";
 import { campaignStep } from "@/lib/loop/campaign";
 import { plannerStateAfterSnapshot } from "@/lib/loop/backoff";
 import { checkBranch } from "@/lib/loop/branch";
@@ -45,6 +46,7 @@ export async function runTick(projectId: string, now = () => new Date(), opts: {
     ]);
     if (branch || imported > 0) snap = (await loadTickSnapshot(projectId))!;
     await writeBackPromptStatuses(snap.project, snap.prompts);
+    if (snap.prompts.some((p) => p.pinLost)) await handOverLostPins(snap);
     if (snap.budgeted) snap.loopState.mode = await applyBudgetToLoop(snap.project, snap.loopState, now());
     // Seed 002: an open campaign's architect, reflector and breaker come first; a plan it applied
     // (or cancelled) changes the queue, so the prompt loop then decides on a fresh snapshot.
@@ -62,6 +64,16 @@ export async function runTick(projectId: string, now = () => new Date(), opts: {
     return { skipped: false, decision };
   } finally {
     if (!finished) await releaseTickLock(projectId, me);
+  }
+}
+
+/** Prompts pinned to an agent that is gone become ordinary work (lib/runs/pins.ts); their queued runs move on now. */
+async function handOverLostPins(snap: TickSnapshot) {
+  const { released, localRunIds, poolRuns } = await releaseLostPins(snap.project.id, snap.settings.useRunners);
+  for (const runId of localRunIds) await enqueueSpawn(runId);
+  if (poolRuns) await wakeRunners(snap.project.teamId);
+  for (const p of released) {
+    await recordActivity(snap.project, "activity", `#${p.number} ${p.title}: ${p.agentName ?? "its agent"} is gone, so it is no longer pinned to it; any agent of the project takes it`, { promptId: p.promptId });
   }
 }
 
@@ -123,12 +135,13 @@ async function applyDecision(snap: TickSnapshot, decision: Decision, now: Date, 
     if (!profile) {
       decision = { ...decision, message: "No executor agent profile configured: choose one in the project settings" };
     } else {
-      const remote = settings.useRunners;
-      const claimed = await claimPromptForRun({ projectId: project.id, promptId: decision.promptId, profile, routing: settings.modelRouting, now, limits: spawnLimits(settings), remote })
+      const claimed = await claimPromptForRun({ projectId: project.id, promptId: decision.promptId, profile, routing: settings.modelRouting, now, limits: spawnLimits(settings), remote: settings.useRunners })
         .catch(refusedByBudget(project));
       if (typeof claimed === "string") {
         decision = { ...decision, message: claimed };
       } else if (claimed) {
+        // Remote with the project's setting, or because the prompt is pinned to a runner agent.
+        const remote = claimed.run.remote;
         // A remote run waits in the pool; the wake-up answers a runner's held poll at once.
         if (remote) await wakeRunners(project.teamId);
         else await enqueueSpawn(claimed.run.id);

@@ -23,6 +23,8 @@ export type PromptInput = z.input<typeof promptInput>;
 export interface CreateOptions {
   /** Writes that must commit with the prompt or not at all (where it came from, its thread). */
   alongside?: (tx: Prisma.TransactionClient, prompt: Prompt) => Promise<void>;
+  /** The runner agent a request was routed to: the prompt's run goes to it and no one else. */
+  pinnedAgentId?: string;
 }
 
 /** Adds a prompt to the project's current planning key and nudges the loop at once. */
@@ -45,7 +47,7 @@ export async function createPrompt(actor: AuditBy, project: { id: string; teamId
           data: {
             projectId: project.id, planningKey: project.planningKey, number, title: input.title, body: input.body,
             priority: input.priority, dependencies: input.dependencies, domain: input.domain, origin,
-            approval, maxAttempts: settings.maxAttempts,
+            approval, maxAttempts: settings.maxAttempts, pinnedAgentId: opts.pinnedAgentId ?? null,
             createdById: actor.kind === "user" ? actor.id : null,
             // The inbox entry commits with the prompt, so a prompt never waits unseen.
             ...(approval === "pending" ? { approvals: { create: { teamId: project.teamId, projectId: project.id, kind: "prompt_run", requestedBy: requesterOf(actor) } } } : {}),

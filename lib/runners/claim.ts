@@ -56,6 +56,8 @@ const FINDERS: Record<TriggerType, Finder> = {
     const silentSince = new Date(opts.now.getTime() - silentAfterMs(opts.leaseTtlMs));
     const runId = await takeRun(tx, agent, opts, Prisma.sql`
       (r."remoteAgentId" IS NULL OR holder.status = 'offline' OR holder."lastSeenAt" < ${silentSince})
+      -- a prompt routed to another agent is that agent's, until the tick releases the pin of a vanished one
+      AND (q."pinnedAgentId" IS NULL OR q."pinnedAgentId" = ${agent.id})
       AND (q.domain IS NULL OR q.domain = ANY(${agent.capabilities}::text[]) OR '*' = ANY(${agent.capabilities}::text[]))
       AND NOT EXISTS (
         SELECT 1 FROM "TaskOffer" o JOIN "Agent" oa ON oa.id = o."agentId"

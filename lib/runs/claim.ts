@@ -85,7 +85,9 @@ export async function claimPromptForRun(input: {
         projectId: input.projectId,
         promptId: prompt.id,
         kind: "executor",
-        remote: input.remote ?? false,
+        // A prompt routed to one runner agent is that agent's run, whatever the project's setting.
+        remote: Boolean(prompt.pinnedAgentId) || (input.remote ?? false),
+        remoteAgentId: prompt.pinnedAgentId,
         attempt,
         agentProfileId: input.profile.id,
         adapter: input.profile.adapter,

@@ -30,6 +30,7 @@ export async function promptFor(o: SlackOrigin, project: Project, agentId: strin
   const body = `${text}\n\n(Asked in Slack by ${o.userName}, channel ${o.channelId}, thread ${o.threadTs}.)`;
   let work: Work | null = null;
   await createPrompt(by(o), project, { title, body: body.slice(0, 100_000) }, {
+    pinnedAgentId: agentId,
     alongside: async (tx, prompt) => {
       const thread = await tx.thread.create({ data: { projectId: project.id, promptId: prompt.id, title: prompt.title } });
       work = { target: agentId, agentId, promptId: prompt.id, threadId: thread.id };
