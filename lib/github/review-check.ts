@@ -3,6 +3,7 @@ import type { GithubClient } from "@/lib/github/client";
 import { startFixRun, type FixOutcome } from "@/lib/github/fix-run";
 import { remoteAuth } from "@/lib/github/repo";
 import { mentions } from "@/lib/github/mention-text";
+import { trustedFeedback } from "@/lib/github/feedback-trust";
 import {
   freshFeedback, hasNewReview, parsePRUrl, reviewFixPrompt, reviewStateOf, type FeedbackItem, type ReviewState,
 } from "@/lib/github/review";
@@ -30,7 +31,8 @@ async function listFeedback(client: GithubClient, ref: { owner: string; repo: st
 /**
  * Seed 000 "Check: PR Review Feedback" for one pull request: parse its URL, read the last review
  * run time, look for feedback naming the detection string, compare the review state, and on a
- * new review start the fix run and record the new state. Polling and webhooks both call this;
+ * new review start the fix run and record the new state. Only the feedback of writers and
+ * installed apps counts (lib/github/feedback-trust.ts). Polling and webhooks both call this;
  * a writer's mention of the bot on the pull request calls it with `mention`.
  */
 export interface MentionFeedback {
@@ -47,7 +49,8 @@ export async function checkReviewFeedback(pullRequestId: string, mention?: Menti
   if (!ref) return "not_open";
   const detection = pr.project.settings!.reviewDetectionString;
   const { client, botLogin } = await remoteAuth(pr.project);
-  const fresh = freshFeedback(await listFeedback(client, ref, pr.lastReviewRunTime), pr.lastReviewRunTime, botLogin);
+  const all = freshFeedback(await listFeedback(client, ref, pr.lastReviewRunTime), pr.lastReviewRunTime, botLogin);
+  const fresh = await trustedFeedback(client, pr.project.githubConnectionId!, ref, all);
   // A writer's @mention of the bot (already checked) is feedback to fix too, like a review the detection string names.
   const current = reviewStateOf(fresh, detection, mention ? (i) => i.author.toLowerCase() === mention.author.toLowerCase() && mentions(i.body, mention.login) : undefined);
   if (!hasNewReview(stateOf(pr.reviewState), current)) return "not_new";
