@@ -52,9 +52,10 @@ test("Slack connects on the Team page, a channel maps to a project, and a signed
   expect(registered.status).toBe(201);
 
   // Slack sends the message, signed with the app's secret.
+  const messageTs = `${Math.floor(Date.now() / 1000)}.000200`;
   const body = JSON.stringify({
     type: "event_callback", team_id: "T0RINGMSTR", event_id: `Ev${suffix}`,
-    event: { type: "message", channel, user: "U0ALICE", text: `${agentName} add a dark mode toggle`, ts: `${Math.floor(Date.now() / 1000)}.000200` },
+    event: { type: "message", channel, user: "U0ALICE", text: `${agentName} add a dark mode toggle`, ts: messageTs },
   });
   const ts = String(Math.floor(Date.now() / 1000));
   const signature = `v0=${createHmac("sha256", SIGNING_SECRET).update(`v0:${ts}:${body}`).digest("hex")}`;
@@ -64,11 +65,18 @@ test("Slack connects on the Team page, a channel maps to a project, and a signed
   expect(sent.status).toBe(200);
   expect(await sent.json()).toEqual({ accepted: true });
 
-  // The workers route it: the prompt is on the project's board, and says where it came from.
+  // The workers route it: the prompt is on the project's board, pinned to the agent, with a link
+  // to the Slack message (its permalink, as Slack's chat.getPermalink gives it).
   await page.goto(projectUrl);
-  const prompt = page.getByRole("link", { name: new RegExp(`${agentName} add a dark mode toggle`) }).first();
-  await expect(prompt).toBeVisible({ timeout: 30_000 });
-  await prompt.click();
+  const card = page.getByTestId("prompt-card").filter({ hasText: `${agentName} add a dark mode toggle` });
+  await expect(card).toBeVisible({ timeout: 30_000 });
+  const permalink = `https://ringmaster-test.slack.com/archives/${channel}/p${messageTs.replace(".", "")}`;
+  await expect(card.getByTestId("prompt-source")).toHaveText(`for ${agentName} · asked in Slack ↗`);
+  await expect(card.getByRole("link", { name: "asked in Slack ↗" })).toHaveAttribute("href", permalink);
+  await card.scrollIntoViewIfNeeded();
+  await screenshots(page, "slack-board");
+  await card.getByRole("link", { name: new RegExp(`${agentName} add a dark mode toggle`) }).click();
   await expect(page.getByText(`Asked in Slack by Alice Doe, channel ${channel}`)).toBeVisible();
+  await expect(page.getByRole("link", { name: "asked in Slack ↗" })).toHaveAttribute("href", permalink);
   await screenshots(page, "slack-prompt");
 });

@@ -30,7 +30,7 @@ describe("an issue assigned to the bot", () => {
     expect(w).toMatchObject({ target: ids.backend, agentId: ids.backend, githubUser: "alice", fullName: fx.fullName, notices: true, source: expect.stringMatching(/^issue:\d+$/) });
     const prompt = await getDb().prompt.findUniqueOrThrow({ where: { id: w.promptId! }, include: { thread: true } });
     // Pinned to the agent it was routed to: its run goes to that agent alone.
-    expect(prompt).toMatchObject({ title: "Health check endpoint", status: "pending", pinnedAgentId: ids.backend });
+    expect(prompt).toMatchObject({ title: "Health check endpoint", status: "pending", pinnedAgentId: ids.backend, sourceUrl: `https://github.com/${fx.fullName}/issues/${n}` });
     expect(prompt.body).toBe(`Health check endpoint\n\nbackend: add /health returning 200.\n\n(Asked on GitHub by @alice in ${fx.fullName}#${n}: https://github.com/${fx.fullName}/issues/${n})`);
     expect(prompt.thread!.id).toBe(w.threadId);
     expect(double.reactionsOn(fx.fullName, `issue:${n}`)).toEqual(["eyes"]);

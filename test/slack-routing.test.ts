@@ -65,10 +65,23 @@ describe("routing a Slack message, rule by rule", () => {
     const ts = await say(t, "backend: add a health check\nwith a test");
     const [w] = await workOf(t, ts);
     const prompt = await getDb().prompt.findUniqueOrThrow({ where: { id: w.promptId! }, include: { thread: true } });
-    expect(prompt).toMatchObject({ title: "backend: add a health check", status: "pending", origin: "user" });
+    // Pinned to the agent it was routed to, linking back to the message (Slack's chat.getPermalink).
+    expect(prompt).toMatchObject({
+      title: "backend: add a health check", status: "pending", origin: "user", pinnedAgentId: ids.backend,
+      sourceUrl: `https://ringmaster-test.slack.com/archives/${t.channelId}/p${ts.replace(".", "")}`,
+    });
+    expect(double.called("chat.getPermalink").filter((c) => c.args.message_ts === ts).map((c) => c.args.channel)).toEqual([t.channelId]);
     expect(prompt.body).toBe(`backend: add a health check\nwith a test\n\n(Asked in Slack by Alice Doe, channel ${t.channelId}, thread ${ts}.)`);
     expect(prompt.thread!.id).toBe(w.threadId);
     expect(repliesTo(ts)).toEqual([`Queued for backend: http://localhost:3000/prompts/${prompt.id}`]);
+  });
+
+  it("a permalink Slack will not give leaves the prompt without a link, made all the same", async () => {
+    double.failNext("chat.getPermalink", "message_not_found");
+    const ts = await say(t, "backend: add a readiness check");
+    const [w] = await workOf(t, ts);
+    expect(await getDb().prompt.findUniqueOrThrow({ where: { id: w.promptId! } })).toMatchObject({ status: "pending", sourceUrl: null, pinnedAgentId: ids.backend });
+    expect(repliesTo(ts)).toEqual([`Queued for backend: http://localhost:3000/prompts/${w.promptId}`]);
   });
 
   it("a lead turn is a person's turn in the Slack thread's Ringmaster thread", async () => {
@@ -77,6 +90,8 @@ describe("routing a Slack message, rule by rule", () => {
     const turns = await getDb().turn.findMany({ where: { threadId: w.threadId! } });
     expect(turns.map((x) => [x.actor, x.actorId, x.content, x.status])).toEqual([["person", "slack:U0ALICE", "Alice Doe (Slack): how is the release going?", "sent"]]);
     expect(repliesTo(ts)).toEqual([`Passed to the lead in http://localhost:3000/threads/${w.threadId}`]);
+    // No prompt, so no link to look up.
+    expect(double.called("chat.getPermalink").filter((c) => c.args.message_ts === ts)).toEqual([]);
   });
 
   it("a message that names nobody and mentions no one is not for us: no work, no answer", async () => {

@@ -44,7 +44,7 @@ export async function promptFor(o: GithubOrigin, project: Project, agentId: stri
   const body = `${text}\n\n(Asked on GitHub by @${o.login} in ${o.fullName}#${o.issueNumber}: ${o.url})`;
   let work: Work | null = null;
   await createPrompt(by(o), project, { title: title.slice(0, 200).trim() || `Request from ${o.fullName}#${o.issueNumber}`, body: body.slice(0, 100_000) }, {
-    pinnedAgentId: agentId,
+    pinnedAgentId: agentId, sourceUrl: o.url,
     alongside: async (tx, prompt) => {
       const thread = await tx.thread.create({ data: { projectId: project.id, promptId: prompt.id, title: prompt.title } });
       work = { target: agentId, agentId, promptId: prompt.id, threadId: thread.id };

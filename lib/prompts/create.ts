@@ -25,6 +25,8 @@ export interface CreateOptions {
   alongside?: (tx: Prisma.TransactionClient, prompt: Prompt) => Promise<void>;
   /** The runner agent a request was routed to: the prompt's run goes to it and no one else. */
   pinnedAgentId?: string;
+  /** Where the request was asked (a Slack message, a GitHub issue or comment), shown on the board. */
+  sourceUrl?: string | null;
 }
 
 /** Adds a prompt to the project's current planning key and nudges the loop at once. */
@@ -47,7 +49,7 @@ export async function createPrompt(actor: AuditBy, project: { id: string; teamId
           data: {
             projectId: project.id, planningKey: project.planningKey, number, title: input.title, body: input.body,
             priority: input.priority, dependencies: input.dependencies, domain: input.domain, origin,
-            approval, maxAttempts: settings.maxAttempts, pinnedAgentId: opts.pinnedAgentId ?? null,
+            approval, maxAttempts: settings.maxAttempts, pinnedAgentId: opts.pinnedAgentId ?? null, sourceUrl: opts.sourceUrl ?? null,
             createdById: actor.kind === "user" ? actor.id : null,
             // The inbox entry commits with the prompt, so a prompt never waits unseen.
             ...(approval === "pending" ? { approvals: { create: { teamId: project.teamId, projectId: project.id, kind: "prompt_run", requestedBy: requesterOf(actor) } } } : {}),

@@ -5,7 +5,7 @@ import { announceThreadChange } from "@/lib/threads/events";
 import type { Work } from "@/lib/routing/work";
 
 /** Where a message came from, kept on every piece of work it becomes. */
-export interface SlackOrigin { teamId: string; channelId: string; messageTs: string; threadTs: string; slackUserId: string; userName: string }
+export interface SlackOrigin { teamId: string; channelId: string; messageTs: string; threadTs: string; slackUserId: string; userName: string; permalink: string | null }
 type Project = { id: string; teamId: string; planningKey: string; name: string };
 type Tx = Prisma.TransactionClient;
 
@@ -30,7 +30,7 @@ export async function promptFor(o: SlackOrigin, project: Project, agentId: strin
   const body = `${text}\n\n(Asked in Slack by ${o.userName}, channel ${o.channelId}, thread ${o.threadTs}.)`;
   let work: Work | null = null;
   await createPrompt(by(o), project, { title, body: body.slice(0, 100_000) }, {
-    pinnedAgentId: agentId,
+    pinnedAgentId: agentId, sourceUrl: o.permalink,
     alongside: async (tx, prompt) => {
       const thread = await tx.thread.create({ data: { projectId: project.id, promptId: prompt.id, title: prompt.title } });
       work = { target: agentId, agentId, promptId: prompt.id, threadId: thread.id };

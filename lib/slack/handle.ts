@@ -5,7 +5,7 @@ import { describeWork, type Work } from "@/lib/routing/work";
 import { routeMessage } from "@/lib/routing/route";
 import { existingWork, promptFor, turnFor, type SlackOrigin } from "@/lib/slack/dispatch";
 import { slackErrorOf } from "@/lib/slack/client";
-import { markSeen, promptLink, replyInThread, threadLink, type Place } from "@/lib/slack/reply";
+import { markSeen, permalinkOf, promptLink, replyInThread, threadLink, type Place } from "@/lib/slack/reply";
 import { RATE_PER_MINUTE, withinRate } from "@/lib/slack/rate";
 
 export { RATE_PER_MINUTE };
@@ -61,12 +61,14 @@ export async function handleSlackMessage(conn: Connection, client: WebClient, ms
   const name = await userName(client, msg.user);
   if (!name) return refuse("Slack could not tell me who you are, so I did not start anything.");
 
-  const origin: SlackOrigin = { teamId: conn.teamId, channelId: msg.channel, messageTs: msg.ts, threadTs, slackUserId: msg.user, userName: name };
+  const origin: SlackOrigin = { teamId: conn.teamId, channelId: msg.channel, messageTs: msg.ts, threadTs, slackUserId: msg.user, userName: name, permalink: null };
   const done = await Promise.all(route.targets.map((t) => existingWork(origin, t.agentId ?? "lead")));
   if (done.every((d) => !d) && !(await withinRate(conn.teamId, msg.user, `${msg.channel}:${msg.ts}`, now))) {
     return refuse(`You have sent me ${RATE_PER_MINUTE} requests in the last minute; please wait a moment and ask again.`);
   }
   await markSeen(client, place);
+  // A new prompt links back to the message on the board.
+  if (route.targets.some((t, i) => !done[i] && t.agentId && !(t.rule === "thread follow-up" && working))) origin.permalink = await permalinkOf(client, place);
   const work: Work[] = [];
   for (const [i, t] of route.targets.entries()) {
     const key = t.agentId ?? "lead";

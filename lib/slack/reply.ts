@@ -18,5 +18,15 @@ export async function markSeen(client: WebClient, place: Place): Promise<void> {
   }
 }
 
+/** The message's permalink, for the board to link back to; null when Slack will not say (the work goes on without it). */
+export async function permalinkOf(client: WebClient, place: Place): Promise<string | null> {
+  try {
+    const answer = await client.chat.getPermalink({ channel: place.channel, message_ts: place.ts });
+    return answer.permalink && /^https:\/\//.test(answer.permalink) ? answer.permalink : null;
+  } catch {
+    return null;
+  }
+}
+
 export const promptLink = (id: string) => new URL(`/prompts/${id}`, getEnv().APP_URL).toString();
 export const threadLink = (id: string) => new URL(`/threads/${id}`, getEnv().APP_URL).toString();

@@ -74,6 +74,9 @@ export class SlackDouble {
       case "chat.postMessage":
         if (!args.channel || !args.text) return send({ ok: false, error: "no_text" });
         return send({ ok: true, channel: args.channel, ts: this.ts(), message: { text: args.text, thread_ts: args.thread_ts } });
+      case "chat.getPermalink":
+        if (!args.channel || !args.message_ts) return send({ ok: false, error: "message_not_found" });
+        return send({ ok: true, channel: args.channel, permalink: `https://ringmaster-test.slack.com/archives/${args.channel}/p${args.message_ts.replace(".", "")}` });
       case "reactions.add": {
         const key = `${args.channel}|${args.timestamp}|${args.name}`;
         if (this.reactions.has(key)) return send({ ok: false, error: "already_reacted" });

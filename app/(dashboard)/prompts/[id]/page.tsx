@@ -9,6 +9,7 @@ import { ThreadView } from "@/app/(dashboard)/threads/_components/thread-view";
 import { EditPrompt } from "./edit-prompt";
 import { RetryPrompt } from "./retry-prompt";
 import { attemptsText, runBadge } from "@/lib/run-statuses";
+import { PromptSource } from "@/app/(dashboard)/_ui/prompt-source";
 
 export const dynamic = "force-dynamic";
 
@@ -27,6 +28,7 @@ export default async function PromptPage({ params }: { params: Promise<{ id: str
         P{prompt.priority} · {prompt.dependencies.length ? `after ${prompt.dependencies.map((d) => `#${d}`).join(", ")}` : "no dependencies"}
         {" · "}from {prompt.origin} · <span data-testid="prompt-attempts">{attemptsText(prompt.attempts, prompt.maxAttempts)}</span>{prompt.domain ? ` · domain ${prompt.domain}` : ""}
       </p>
+      <PromptSource sourceUrl={prompt.sourceUrl} agentName={prompt.pinnedAgent?.name ?? null} />
       <article className="panel markdown"><Markdown>{prompt.body || "_No body._"}</Markdown></article>
       {canEdit && ["pending", "failed", "cancelled"].includes(prompt.status) && (
         <EditPrompt id={prompt.id} title={prompt.title} body={prompt.body} priority={prompt.priority} dependencies={prompt.dependencies} />

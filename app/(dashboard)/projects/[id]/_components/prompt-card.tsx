@@ -8,6 +8,7 @@ import { useApiMutation } from "@/app/(dashboard)/_data/use-api-mutation";
 import { queryKeys } from "@/app/(dashboard)/_data/query-keys";
 import { useNow } from "@/app/(dashboard)/_ui/time";
 import { attemptsText } from "@/lib/run-statuses";
+import { PromptSource } from "@/app/(dashboard)/_ui/prompt-source";
 
 // The reason a prompt failed, in one line: a failure log starts with what went wrong.
 const firstLine = (log: string) => {
@@ -28,6 +29,7 @@ export function PromptCard({ projectId, prompt: p, blockedBy, canOperate }: { pr
         <Link href={`/prompts/${p.id}`} className="card-title">#{p.number} {p.title}</Link>
         <span className={`badge prio-${p.priority}`} title="priority">P{p.priority}</span>
       </div>
+      <PromptSource sourceUrl={p.sourceUrl} agentName={p.pinnedAgent?.name ?? null} />
       {p.dependencies.length > 0 && (
         <p className="small muted">
           after {p.dependencies.map((d) => `#${d}`).join(", ")}

@@ -1,5 +1,6 @@
 -- AlterTable
-ALTER TABLE "Prompt" ADD COLUMN     "pinnedAgentId" TEXT;
+ALTER TABLE "Prompt" ADD COLUMN     "pinnedAgentId" TEXT,
+ADD COLUMN     "sourceUrl" TEXT;
 
 -- CreateIndex
 CREATE INDEX "Prompt_pinnedAgentId_idx" ON "Prompt"("pinnedAgentId");
