@@ -15,6 +15,9 @@ async function projectWithPrompt() {
   return { ...fixture, prompt, claim };
 }
 
+const projectProfile = async (projectId: string) =>
+  getDb().agentProfile.findUniqueOrThrow({ where: { id: (await getDb().projectSettings.findUniqueOrThrow({ where: { projectId } })).executorProfileId! } });
+
 const runOf = (projectId: string, kind: "executor" | "planner" | "reviewer_fix" | "architect" | "reflector", status: "running" | "succeeded" | "queued", profileId: string) =>
   getDb().run.create({ data: { projectId, kind, status, adapter: "demo", agentProfileId: profileId } });
 
@@ -26,6 +29,16 @@ describe("a claim's slot check (invariant 2)", () => {
     expect(claimed!.prompt).toMatchObject({ id: prompt.id, status: "in_progress", attempts: 0 });
     expect((await loopStateOf(project.id)).lastSpawnAt).toEqual(now);
     expect(await claim()).toBeNull();
+  });
+
+  it("gives a pinned prompt's run to its agent, remote whatever the caller asked; an unpinned one stays as asked", async () => {
+    const { project, team, prompt, claim } = await projectWithPrompt();
+    const agent = await getDb().agent.create({ data: { teamId: team.id, name: "backend", lastSeenAt: now } });
+    await getDb().prompt.update({ where: { id: prompt.id }, data: { pinnedAgentId: agent.id } });
+    expect((await claim())!.run).toMatchObject({ remote: true, remoteAgentId: agent.id, status: "queued" });
+    const other = await addPrompt(project.id, { number: 2, title: "two", body: "" });
+    const local = await claimPromptForRun({ projectId: project.id, promptId: other.id, profile: (await projectProfile(project.id)), routing: {}, now, limits: { maxExecutors: 5, cooldownMs: 0 } });
+    expect(local!.run).toMatchObject({ remote: false, remoteAgentId: null });
   });
 
   it("waits out the cooldown exactly: refused just inside it, allowed when it has passed", async () => {

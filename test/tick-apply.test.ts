@@ -116,6 +116,49 @@ describe("what a tick does with its decision", () => {
     });
   });
 
+  it("queues a pinned prompt's run for its agent, not the spawn queue, in a project not on runners", async () => {
+    const { project, team } = await runningProject();
+    const agent = await getDb().agent.create({ data: { teamId: team.id, name: "backend", lastSeenAt: new Date() } });
+    const prompt = await addPrompt(project.id, { number: 1, title: "pinned", body: "" });
+    await getDb().prompt.update({ where: { id: prompt.id }, data: { pinnedAgentId: agent.id } });
+    await runTick(project.id, clock);
+    const [run] = await runsOf(project.id);
+    expect(run).toMatchObject({ promptId: prompt.id, remote: true, remoteAgentId: agent.id, status: "queued" });
+    expect(await queuedJobs("spawn")).toEqual([]);
+    expect((await activity(project.id))[0]).toEqual({
+      type: "taskAssigned", message: `#1 pinned: run ${run.id} queued for a remote runner`, data: { runId: run.id, promptId: prompt.id },
+    });
+  });
+
+  it("releases the pins of an agent that is gone: the pending prompt runs here, a queued run moves to the spawn queue, each said once", async () => {
+    const { project, team } = await runningProject({ maxParallel: 2 });
+    const gone = await getDb().agent.create({ data: { teamId: team.id, name: "gone", status: "offline", lastSeenAt: new Date() } });
+    const here = await getDb().agent.create({ data: { teamId: team.id, name: "here", lastSeenAt: new Date() } });
+    const waiting = await addPrompt(project.id, { number: 1, title: "waiting", body: "" });
+    const queued = await addPrompt(project.id, { number: 2, title: "queued", body: "" });
+    const kept = await addPrompt(project.id, { number: 3, title: "kept", body: "", priority: 4 });
+    await getDb().prompt.updateMany({ where: { id: { in: [waiting.id, queued.id] } }, data: { pinnedAgentId: gone.id } });
+    await getDb().prompt.update({ where: { id: kept.id }, data: { pinnedAgentId: here.id } });
+    await getDb().prompt.update({ where: { id: queued.id }, data: { status: "in_progress" } });
+    const moved = await getDb().run.create({ data: { projectId: project.id, promptId: queued.id, kind: "executor", status: "queued", remote: true, remoteAgentId: gone.id, adapter: "demo" } });
+
+    expect(await runTick(project.id, clock)).toMatchObject({ decision: { kind: "spawn_executor", promptId: waiting.id } });
+    const pins = await getDb().prompt.findMany({ where: { projectId: project.id }, orderBy: { number: "asc" }, select: { pinnedAgentId: true } });
+    expect(pins.map((p) => p.pinnedAgentId)).toEqual([null, null, here.id]);
+    expect(await getDb().run.findUniqueOrThrow({ where: { id: moved.id } })).toMatchObject({ remote: false, remoteAgentId: null, status: "queued" });
+    const started = (await runsOf(project.id)).find((r) => r.promptId === waiting.id)!;
+    expect(started).toMatchObject({ remote: false, remoteAgentId: null });
+    const spawns = (await queuedJobs("spawn")).map(([, d]) => (d as { runId: string }).runId);
+    expect(spawns.sort()).toEqual([moved.id, started.id].sort());
+    const said = (await activity(project.id)).map((a) => a.message).filter((m) => m.includes("no longer pinned"));
+    expect(said.sort()).toEqual([
+      "#1 waiting: gone is gone, so it is no longer pinned to it; any agent of the project takes it",
+      "#2 queued: gone is gone, so it is no longer pinned to it; any agent of the project takes it",
+    ]);
+    await runTick(project.id, clock);
+    expect((await activity(project.id)).filter((a) => a.message.includes("no longer pinned"))).toHaveLength(2);
+  });
+
   it("runs an open campaign's step first with the planner profile, and holds the prompt loop while its architect works", async () => {
     const { project, team } = await runningProject();
     const planner = await getDb().agentProfile.create({ data: { teamId: team.id, name: "planner", adapter: "demo" } });
