@@ -92,6 +92,10 @@ describe("a comment mentioning the bot, by someone with write access", () => {
     const replies = double.ownComments(fx.fullName, n);
     expect(replies).toHaveLength(1);
     for (const w of work.filter((x) => x.promptId)) expect(replies[0]).toContain(`${APP}/prompts/${w.promptId}`);
+    // Each prompt is pinned to its agent and links back to the comment (shown on its board card).
+    const made = await getDb().prompt.findMany({ where: { id: { in: work.filter((x) => x.promptId && x.agentId).map((x) => x.promptId!) } } });
+    expect(made.map((p) => [p.pinnedAgentId, p.sourceUrl]).sort()).toEqual(work.filter((x) => x.promptId && x.agentId)
+      .map((x) => [x.agentId, `https://github.com/${fx.fullName}/issues/${n}#issuecomment-${payload.comment.id}`]).sort());
   });
 
   it("an unknown agent id is answered with a sentence, and nothing is made", async () => {
