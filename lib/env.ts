@@ -77,6 +77,12 @@ const schema = z.object({
   // Slack's Web API (tests point it at a local double); the slack queue's workers per process.
   SLACK_API_URL: z.url("must be an absolute URL").default("https://slack.com/api/"),
   SLACK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(4),
+  // The webhook intake also as a plain node:http listener in each worker process (off unless a
+  // port is set): the same paths and checks as the web app's routes, without the framework's cost.
+  WEBHOOK_LISTENER_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  WEBHOOK_LISTENER_HOST: z.string().min(1).default("0.0.0.0"),
+  // Routes that exist only for the benchmarks (the trivial ceiling route); 404 unless on.
+  BENCH_ROUTES: z.enum(["on", "off"]).default("off"),
   SEED_DEMO: z.enum(["on", "off"]).default("on"),
   DEMO_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
   // The agent sandbox: bubblewrap's binary, the user agents run as when we are root, and

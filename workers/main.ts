@@ -1,3 +1,4 @@
+import type { Server } from "node:http";
 import type { Worker } from "bullmq";
 import { getEnv, EnvError } from "@/lib/env";
 import { getLogger } from "@/lib/log";
@@ -14,6 +15,7 @@ import { reportSandboxStatus } from "@/lib/sandbox/status";
 import { startMaintenance } from "@/workers/maintenance";
 import { migrateReceipts } from "@/lib/lead/migrate";
 import { waitForDependencies } from "@/lib/health";
+import { startWebhookListener } from "@/lib/webhooks/listener";
 
 async function main() {
   const env = getEnv();
@@ -21,6 +23,7 @@ async function main() {
   let closing = false;
   let workers: Worker[] = [];
   let stopMaintenance = () => {};
+  let listener: Server | undefined;
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
   // No queue is consumed before both dependencies answer: a job taken now would only fail.
@@ -42,6 +45,10 @@ async function main() {
   // Before the lead's loop first looks: threads older than read receipts must not all wake at once.
   await migrateReceipts();
   stopMaintenance = startMaintenance();
+  if (env.WEBHOOK_LISTENER_PORT) {
+    listener = await startWebhookListener(env.WEBHOOK_LISTENER_PORT, env.WEBHOOK_LISTENER_HOST);
+    log.info({ port: env.WEBHOOK_LISTENER_PORT, host: env.WEBHOOK_LISTENER_HOST }, "webhook listener started");
+  }
   log.info({ queues: workers.map((w) => w.name) }, "workers started");
 
   async function shutdown(signal: string) {
@@ -49,6 +56,12 @@ async function main() {
     closing = true;
     log.info({ signal }, "shutting down");
     stopMaintenance();
+    // No new deliveries; those being answered finish before the connections below close.
+    if (listener) {
+      const closed = new Promise((r) => listener!.close(r));
+      listener.closeIdleConnections();
+      await closed;
+    }
     spawnShutdown.abort("shutdown");
     // Workers first (in-flight jobs finish or are handed back), then Redis, then Prisma.
     await Promise.allSettled(workers.map((w) => w.close()));

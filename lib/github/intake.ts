@@ -41,7 +41,7 @@ async function matchingTarget(fullName: string, raw: string, signature: string):
  * stored once per delivery id (a redelivery is answered 200 and not processed again), and
  * handed to the github queue; GitHub gets its answer in milliseconds.
  */
-export async function receiveGithubDelivery(headers: Headers, raw: string): Promise<IntakeAnswer> {
+export async function receiveGithubDelivery(headers: Pick<Headers, "get">, raw: string): Promise<IntakeAnswer> {
   const signature = headers.get("x-hub-signature-256");
   if (!signature) return refused("missing X-Hub-Signature-256");
   const payload = parse(raw);

@@ -70,7 +70,7 @@ async function store(deliveryId: string, event: string, eventId: string, payload
  * repeats the event id), with its work order in the same transaction: the answer is 200 in
  * milliseconds and the routing happens in the slack queue.
  */
-export async function receiveSlackEvent(connectionId: string, headers: Headers, raw: string, now = Date.now()): Promise<SlackAnswer> {
+export async function receiveSlackEvent(connectionId: string, headers: Pick<Headers, "get">, raw: string, now = Date.now()): Promise<SlackAnswer> {
   const known = /^[a-z0-9]{1,40}$/i.test(connectionId) ? await verifier(connectionId, now) : null;
   const problem = signatureProblem(known ? [known.secret] : [], headers.get("x-slack-request-timestamp"), headers.get("x-slack-signature"), raw, now);
   if (problem) return refused(REFUSALS[problem]);
