@@ -5,7 +5,7 @@ import { encryptSecret } from "@/lib/crypto/secrets";
 import { receiveGithubDelivery, signatureMatches } from "@/lib/github/intake";
 import { forgetRepoTargets } from "@/lib/github/webhook-secrets";
 import { processDelivery } from "@/lib/github/deliveries";
-import { getQueue } from "@/lib/queues";
+import { getQueue, publishOutboxBatched } from "@/lib/queues";
 import { createBareProject, queuedJobs } from "./helpers/runs";
 import { ENV_WEBHOOK_SECRET, useGithubTestEnv } from "./helpers/github-env";
 
@@ -142,5 +142,17 @@ describe("webhook intake (invariant 6)", () => {
     const rows = await getDb().webhookDelivery.findMany();
     expect(rows.map((r) => [r.deliveryId, r.action])).toEqual([["d".repeat(100), "a".repeat(100)]]);
     expect(await processDelivery("d".repeat(100))).toBe("ignored");
+  });
+
+  it("makes one job of a work order the relay sends as well, and processes it once", async () => {
+    const { fullName } = await githubProject();
+    const d = delivery("pull_request", { action: "labeled", repository: { full_name: fullName } }, OWN_SECRET);
+    expect((await receiveGithubDelivery(d.headers, d.raw)).status).toBe(202);
+    // The fast path sends without claiming the order first: the relay may send it too.
+    await publishOutboxBatched({ id: "987654321", message: { kind: "github", deliveryId: d.id } });
+    expect(await queuedJobs("github")).toEqual([[`gh-${d.id}`, { deliveryId: d.id }]]);
+    expect(await getDb().outbox.count()).toBe(0);
+    expect(await processDelivery(d.id)).toBe("ignored");
+    expect(await processDelivery(d.id)).toBeNull();
   });
 });

@@ -1,13 +1,31 @@
-import { publishOutbox, type OutboxRow } from "@/lib/queues/outbox";
+import { getPool } from "@/lib/db";
+import { getLogger } from "@/lib/log";
+import { producerReady, publishTogether, type OutboxRow } from "@/lib/queues/outbox";
 
-// A burst of webhook deliveries, each publishing its own work order, would cost each one a
-// claim, a delete and a commit (four Postgres round trips) besides its enqueue: orders arriving
-// while one publish is in flight go together in the next, one transaction per batch. One at a
-// time they go at once, with no added wait.
+// A burst of webhook deliveries, each publishing its own work order: orders arriving while one
+// publish is in flight go together in the next, with no added wait one at a time. These orders
+// need no claim before they are sent (publishOutbox's transaction of four round trips): each is
+// a job whose id is its delivery's (a second send while it exists is a no-op) and whose
+// consumer claims the delivery's row, so the relay sending one too costs at most a job that
+// finds nothing to do. Sent, they are deleted in one statement.
 const MAX_BATCH = 200;
 type Waiter = { row: OutboxRow; done: () => void };
 let waiting: Waiter[] = [];
 let publishing = false;
+
+async function publish(rows: OutboxRow[]): Promise<void> {
+  const sent: string[] = [];
+  try {
+    await producerReady({ failFast: true });
+    await publishTogether(rows, sent);
+  } catch (err) {
+    getLogger("outbox").warn({ err: (err as Error).message, left: rows.length - sent.length }, "work order kept in the outbox until Redis answers");
+  }
+  if (!sent.length) return;
+  // Left undeleted, a sent order is only sent again by the relay: harmless, as above.
+  await getPool().query(`DELETE FROM "Outbox" WHERE id = ANY($1::bigint[])`, [sent])
+    .catch((err: Error) => getLogger("outbox").warn({ err: err.message }, "sent work orders left for the relay"));
+}
 
 async function drain(): Promise<void> {
   publishing = true;
@@ -15,13 +33,16 @@ async function drain(): Promise<void> {
     const batch = waiting.slice(0, MAX_BATCH);
     waiting = waiting.slice(batch.length);
     // Never throws: whatever is not sent stays in the outbox for the relay.
-    await publishOutbox(batch.map((w) => w.row), { concurrent: true });
+    await publish(batch.map((w) => w.row));
     for (const w of batch) w.done();
   }
   publishing = false;
 }
 
-/** Publishes independent committed messages (no order between them) in batches; never throws. */
+/**
+ * Publishes committed webhook work orders (github, slack: consumed at most once by their own
+ * key) in batches, then deletes them; never throws.
+ */
 export function publishOutboxBatched(row: OutboxRow): Promise<void> {
   return new Promise((done) => {
     waiting.push({ row, done });

@@ -27,7 +27,7 @@ const READY_WAIT_MS = 2000;
 // connection to be ready): a request must not hang on it. A connection known to be down
 // fails at once, one still opening (a process just started) gets a moment; whatever is not
 // sent waits in the table for the relay.
-async function producerReady(opts: { failFast: boolean }): Promise<void> {
+export async function producerReady(opts: { failFast: boolean }): Promise<void> {
   const redis = getRedis("producer");
   const down = redis.status === "reconnecting" || redis.status === "close" || redis.status === "end";
   if (down && opts.failFast) throw new Error(`Redis is unreachable (${redis.status})`);
@@ -61,7 +61,7 @@ function publish(message: OutboxMessage): Promise<void> {
 
 // Independent messages (one per webhook delivery) go out together: the Redis commands share
 // round trips, and what was sent is deleted even when a neighbour failed.
-async function publishTogether(rows: OutboxRow[], sent: string[]): Promise<void> {
+export async function publishTogether(rows: OutboxRow[], sent: string[]): Promise<void> {
   const results = await Promise.allSettled(rows.map((r) => publish(r.message)));
   results.forEach((r, i) => { if (r.status === "fulfilled") sent.push(rows[i].id); });
   const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
