@@ -1,4 +1,4 @@
-import { getDb } from "@/lib/db";
+import { getDb, getPool } from "@/lib/db";
 import { sendViaOutbox } from "@/lib/queues";
 import { checkCiStatus } from "@/lib/github/checks";
 import { mergeIfAllowed } from "@/lib/github/merge-policy";
@@ -98,31 +98,43 @@ async function dispatch(event: string, p: Payload, project: ProjectView): Promis
   }
 }
 
+type Claimed = { id: string; event: string; projectId: string | null; payload: unknown };
+
+// A burst of deliveries is processed while more arrive on the same machine: the claim and the
+// read are one statement, and the outcome another (each Prisma query costs the worker more CPU
+// than the web app spends answering the delivery).
+async function claim(deliveryId: string): Promise<Claimed | null> {
+  const { rows } = await getPool().query<Claimed>(
+    `UPDATE "WebhookDelivery" SET "status" = 'processing', "processedAt" = timezone('UTC', now())
+     WHERE "provider" = 'github' AND "deliveryId" = $1 AND ("status" = 'received'
+       OR ("status" = 'processing' AND "processedAt" < timezone('UTC', now()) - make_interval(secs => $2::float8 / 1000)))
+     RETURNING "id", "event", "projectId", "payload"`,
+    [deliveryId, RECLAIM_AFTER_MS],
+  );
+  return rows[0] ?? null;
+}
+
+const settle = (id: string, status: string, error: string | null) => getPool().query(
+  `UPDATE "WebhookDelivery" SET "status" = $2, "processedAt" = CASE WHEN $2 = 'received' THEN NULL ELSE timezone('UTC', now()) END, "error" = $3 WHERE "id" = $1`,
+  [id, status, error],
+);
+
 /**
  * Processes one stored delivery at most once: the row is claimed before any work, marked done
  * after; a failure hands it back (status received) for the job's retry, nothing is lost.
  */
 export async function processDelivery(deliveryId: string): Promise<Outcome | null> {
-  const db = getDb();
-  const now = new Date();
-  const claimed = await db.webhookDelivery.updateMany({
-    where: {
-      provider: "github", deliveryId,
-      OR: [{ status: "received" }, { status: "processing", processedAt: { lt: new Date(now.getTime() - RECLAIM_AFTER_MS) } }],
-    },
-    data: { status: "processing", processedAt: now },
-  });
-  if (claimed.count !== 1) return null;
-  const row = await db.webhookDelivery.findUniqueOrThrow({ where: { provider_deliveryId: { provider: "github", deliveryId } } });
+  const row = await claim(deliveryId);
+  if (!row) return null;
   const project = row.projectId
-    ? await db.project.findUnique({ where: { id: row.projectId }, include: { githubConnection: { select: { id: true, botLogin: true, appId: true, mentionLogin: true } } } })
+    ? await getDb().project.findUnique({ where: { id: row.projectId }, include: { githubConnection: { select: { id: true, botLogin: true, appId: true, mentionLogin: true } } } })
     : null;
   try {
     const outcome = project && !project.archivedAt ? await dispatch(row.event, storedPayload(row.payload) as Payload, project) : "ignored";
-    await db.webhookDelivery.update({ where: { id: row.id }, data: { status: outcome, processedAt: new Date(), error: null } });
+    await settle(row.id, outcome, null);
     return outcome;
   } catch (err) {
-    await db.webhookDelivery.update({ where: { id: row.id }, data: { status: "received", processedAt: null, error: (err as Error).message.slice(0, 2000) } });
+    await settle(row.id, "received", (err as Error).message.slice(0, 2000));
     throw err;
   }
 }
