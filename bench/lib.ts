@@ -46,9 +46,9 @@ export async function benchEnvironment(name: string) {
   return { env, drop };
 }
 
-export function startWorkers(count: number, env: Record<string, string>): ChildProcess[] {
+export function startWorkers(count: number, env: Record<string, string>, nodeArgs: string[] = []): ChildProcess[] {
   return Array.from({ length: count }, (_, i) =>
-    spawn(process.execPath, ["--import", "tsx", "workers/main.ts"], {
+    spawn(process.execPath, [...nodeArgs, "--import", "tsx", "workers/main.ts"], {
       cwd: root, env: { ...process.env, ...env, WORKER_ID: `bench-${i}`, LOG_LEVEL: "info" }, stdio: ["ignore", "pipe", "inherit"],
     }));
 }

@@ -46,5 +46,6 @@ if (rate) {
 }
 const elapsedMs = performance.now() - t0;
 agent.destroy();
-process.stdout.write(JSON.stringify({ elapsedMs, latencies, statuses }));
+const { user, system } = process.cpuUsage();
+process.stdout.write(JSON.stringify({ elapsedMs, latencies, statuses, cpuMs: (user + system) / 1000 }));
 process.exit(0);

@@ -2,11 +2,14 @@
 // in the same run, p99 ≤ 50 ms to the 2xx at half that route's rate; reaction p50 ≤ 50 ms, p99 ≤
 // 250 ms): one `next start` process and one worker process on a private database, GitHub played by
 // the local double, signed deliveries sent from a second process (bench/webhook-sender.ts). Prints
-// the ceiling route's rate, deliveries/s accepted, p50/p99 to the 2xx flat out and paced at half
-// the ceiling, and webhook → fix-run-started latency.
+// the ceiling route's rate (/api/webhooks/ceiling, on with BENCH_ROUTES=on), then the same intake
+// two ways: the Next.js route and the worker's node:http listener (WEBHOOK_LISTENER_PORT):
+// deliveries/s accepted, p50/p99 to the 2xx flat out and paced at half the ceiling, and the CPU
+// each process spent per delivery; then webhook → fix-run-started latency.
 // Then Slack's Events API: signed events sent the same way, accepted per second and time to the 200
 // (Slack retries after 3 s; the target is p99 well under it).
-// Run: node --import tsx bench/webhooks.ts   (DELIVERIES, CONCURRENCY, FIX_RUNS, SLACK_EVENTS override the sizes)
+// Run: node --import tsx bench/webhooks.ts   (DELIVERIES, ROUNDS, CONCURRENCY, FIX_RUNS, SLACK_EVENTS override the sizes;
+// CPU_PROFILE_DIR=<dir> writes a V8 CPU profile of the web and worker processes there)
 import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
@@ -14,12 +17,14 @@ import { createServer } from "node:net";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { FULL_NAME, payloadOf, signedHeaders } from "./webhook-payloads";
+import { cpuNow } from "./process-cpu";
 
 const SECRET = `bench-${randomBytes(12).toString("hex")}`;
 
 // ───────────── the bench ─────────────
 const { benchEnvironment, ensureBuild, median, percentile, root, sleep, startWorkers, stopWorkers, workersReady } = await import("./lib");
-const DELIVERIES = Number(process.env.DELIVERIES ?? 5_000);
+const DELIVERIES = Number(process.env.DELIVERIES ?? 2_000);
+const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 32);
 const FIX_RUNS = Number(process.env.FIX_RUNS ?? 10);
 const SLACK_EVENTS = Number(process.env.SLACK_EVENTS ?? 5_000);
@@ -69,14 +74,17 @@ const pr = await db.pullRequest.create({
   data: { projectId: project.id, number: 1, url: `https://github.com/${FULL_NAME}/pull/1`, headBranch, baseBranch: "main" },
 });
 
-const port = await new Promise<number>((resolve) => {
+const freePort = () => new Promise<number>((resolve) => {
   const s = createServer().listen(0, "127.0.0.1", () => { const p = (s.address() as { port: number }).port; s.close(() => resolve(p)); });
 });
-const web = spawn(join(root, "node_modules", ".bin", "next"), ["start", "-p", String(port), "-H", "127.0.0.1"], {
+const port = await freePort();
+const listenerPort = await freePort();
+const profiled = process.env.CPU_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.CPU_PROFILE_DIR}`] : [];
+const web = spawn(process.execPath, [...profiled, join(root, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
   cwd: root, stdio: ["ignore", "ignore", "inherit"],
-  env: { ...process.env, ...allEnv, NODE_ENV: "production", NEXT_DIST_DIR: DIST, NEXT_TELEMETRY_DISABLED: "1", AUTH_SECRET: randomBytes(32).toString("hex"), APP_URL: `http://127.0.0.1:${port}` },
+  env: { ...process.env, ...allEnv, NODE_ENV: "production", NEXT_DIST_DIR: DIST, NEXT_TELEMETRY_DISABLED: "1", BENCH_ROUTES: "on", AUTH_SECRET: randomBytes(32).toString("hex"), APP_URL: `http://127.0.0.1:${port}` },
 });
-const workers = startWorkers(1, { ...allEnv, TICK_SCHEDULES: "off" });
+const workers = startWorkers(1, { ...allEnv, TICK_SCHEDULES: "off", WEBHOOK_LISTENER_PORT: String(listenerPort), WEBHOOK_LISTENER_HOST: "127.0.0.1" }, profiled);
 const base = `http://127.0.0.1:${port}`;
 for (const until = Date.now() + 60_000; ;) {
   if (web.exitCode !== null) throw new Error("next start exited");
@@ -86,7 +94,7 @@ for (const until = Date.now() + 60_000; ;) {
 }
 await workersReady(workers);
 
-type Sent = { elapsedMs: number; latencies: number[]; statuses: Record<string, number> };
+type Sent = { elapsedMs: number; latencies: number[]; statuses: Record<string, number>; cpuMs: number };
 function runSender(count: number, concurrency: number, tag: string, opts: { slack?: boolean; url?: string; rate?: number } = {}) {
   const url = opts.url ?? (opts.slack ? `${base}/api/webhooks/slack/${slackConnection.id}` : `${base}/api/webhooks/github`);
   const args = [opts.slack ? "slack" : "github", url, opts.slack ? SLACK_SECRET : SECRET, String(count), String(concurrency), tag, ...(opts.rate ? [String(opts.rate)] : [])];
@@ -101,27 +109,68 @@ const ok = (sent: Sent) => Object.entries(sent.statuses).filter(([s]) => s.start
 const perSecond = (sent: Sent) => ok(sent) / (sent.elapsedMs / 1000);
 const times = (sent: Sent) => `p50 ${median(sent.latencies).toFixed(1)} ms, p99 ${percentile(sent.latencies, 99).toFixed(1)} ms, max ${Math.max(...sent.latencies).toFixed(1)} ms`;
 
-// Warm-up (route compilation, JIT, connection pools), then the ceiling and the measured burst.
+// Warm-up (route compilation, JIT, connection pools), then the ceiling and the measured bursts:
+// the Next.js route, then the same intake as the worker's node:http listener.
 const ceilingUrl = `${base}/api/webhooks/ceiling`;
+const listenerUrl = `http://127.0.0.1:${listenerPort}/api/webhooks/github`;
 await runSender(300, 8, `warmc-${randomBytes(2).toString("hex")}`, { url: ceilingUrl });
 await runSender(300, 8, `warm-${randomBytes(2).toString("hex")}`);
-const ceiling = await runSender(DELIVERIES, CONCURRENCY, `ceiling-${randomBytes(2).toString("hex")}`, { url: ceilingUrl });
-const burst = await runSender(DELIVERIES, CONCURRENCY, `burst-${randomBytes(2).toString("hex")}`);
-const stored = await db.webhookDelivery.count({ where: { deliveryId: { startsWith: "burst-" } } });
+await runSender(300, 8, `warml-${randomBytes(2).toString("hex")}`, { url: listenerUrl });
+const cpuTargets = { web: { pid: web.pid! }, worker: { pid: workers[0].pid! }, postgres: { comm: "postgres" }, redis: { comm: "redis-server" } };
+type Measured = { sent: Sent; cpu: Record<string, number> };
+// The worker processes what the intake stored: each measurement starts once it has caught up, so
+// none is slowed by the one before.
+async function drained() {
+  for (const until = Date.now() + 120_000; Date.now() < until;) {
+    if ((await db.webhookDelivery.count({ where: { status: { in: ["received", "processing"] } } })) === 0) return;
+    await sleep(200);
+  }
+}
+async function measured(tag: string, url?: string): Promise<Measured> {
+  await drained();
+  const before = cpuNow(cpuTargets);
+  const sent = await runSender(DELIVERIES, CONCURRENCY, `${tag}-${randomBytes(2).toString("hex")}`, { url });
+  const after = cpuNow(cpuTargets);
+  return { sent, cpu: { ...Object.fromEntries(Object.keys(after).map((k) => [k, after[k] - before[k]])), sender: sent.cpuMs } };
+}
 const load = () => `load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}, ${cpus().length} cores`;
-console.log(`webhook intake: ${DELIVERIES} signed deliveries, ${CONCURRENCY} concurrent, from a second process (${load()})`);
-console.log(`  ceiling, a trivial Next.js POST route: ${perSecond(ceiling).toFixed(0)} requests/s, ${times(ceiling)}`);
-console.log(`  accepted: ${perSecond(burst).toFixed(0)} deliveries/s = ${((100 * perSecond(burst)) / perSecond(ceiling)).toFixed(0)} % of the ceiling (target ≥ 80 %) (${ok(burst)} 2xx, statuses ${JSON.stringify(burst.statuses)}, ${stored} stored)`);
-console.log(`  time to the 2xx flat out: ${times(burst)}`);
+const pct = (a: number, b: number) => `${((100 * a) / b).toFixed(0)} %`;
+// The machine's load moves between measurements: the three are taken in turn, ROUNDS times, and
+// each round's ratios compare figures measured within a minute of each other.
+console.log(`webhook intake: ${ROUNDS} rounds of ${DELIVERIES} signed deliveries to each, ${CONCURRENCY} concurrent, from a second process (${load()})`);
+const rounds: { ceiling: Measured; next: Measured; listener: Measured }[] = [];
+for (let r = 1; r <= ROUNDS; r++) {
+  const round = { ceiling: await measured("ceiling", ceilingUrl), next: await measured("burst"), listener: await measured("listener", listenerUrl) };
+  rounds.push(round);
+  const [c, n, l] = [round.ceiling, round.next, round.listener].map((m) => perSecond(m.sent));
+  console.log(`  round ${r}: trivial Next.js route ${c.toFixed(0)}/s; Next.js intake ${n.toFixed(0)}/s = ${pct(n, c)}; node:http listener intake ${l.toFixed(0)}/s = ${pct(l, c)} (${load()})`);
+}
+const all = (pick: (r: (typeof rounds)[number]) => Measured) => {
+  const ms = rounds.map(pick);
+  return { latencies: ms.flatMap((m) => m.sent.latencies), statuses: ms.reduce((acc, m) => { for (const [k, v] of Object.entries(m.sent.statuses)) acc[k] = (acc[k] ?? 0) + v; return acc; }, {} as Record<string, number>),
+    elapsedMs: ms.reduce((t, m) => t + m.sent.elapsedMs, 0), cpuMs: 0, cpu: Object.keys(ms[0].cpu).map((k) => `${k} ${(ms.reduce((t, m) => t + m.cpu[k], 0) / (ms.length * DELIVERIES)).toFixed(2)}`).join(", ") };
+};
+const [ceiling, burst, viaListener] = [all((r) => r.ceiling), all((r) => r.next), all((r) => r.listener)];
+const stored = await db.webhookDelivery.count({ where: { deliveryId: { startsWith: "burst-" } } });
+const storedListener = await db.webhookDelivery.count({ where: { deliveryId: { startsWith: "listener-" } } });
+const medianShare = (pick: (r: (typeof rounds)[number]) => Measured) => median(rounds.map((r) => (100 * perSecond(pick(r).sent)) / perSecond(r.ceiling.sent))).toFixed(0);
+console.log(`  all rounds: trivial Next.js route ${perSecond(ceiling).toFixed(0)} requests/s, ${times(ceiling)}`);
+console.log(`    Next.js route /api/webhooks/github: ${perSecond(burst).toFixed(0)} deliveries/s, median ${medianShare((r) => r.next)} % of the ceiling in its round (target ≥ 80 %) (${ok(burst)} 2xx, statuses ${JSON.stringify(burst.statuses)}, ${stored} stored); ${times(burst)}`);
+console.log(`    the worker's node:http listener: ${perSecond(viaListener).toFixed(0)} deliveries/s, median ${medianShare((r) => r.listener)} % of the ceiling in its round (${ok(viaListener)} 2xx, statuses ${JSON.stringify(viaListener.statuses)}, ${storedListener} stored); ${times(viaListener)}`);
+console.log(`  CPU ms per request (postgres and redis are shared with other clients, and Postgres backends that exit take their count with them):`);
+console.log(`    trivial Next.js route: ${ceiling.cpu}`);
+console.log(`    Next.js intake:        ${burst.cpu} (the worker processes the deliveries meanwhile)`);
+console.log(`    listener intake:       ${viaListener.cpu} (the worker answers and processes them)`);
 const halfRate = Math.round(perSecond(ceiling) / 2);
-const paced = await runSender(Math.min(DELIVERIES, halfRate * 5), 64, `paced-${randomBytes(2).toString("hex")}`, { rate: halfRate });
-console.log(`  at half the ceiling (${halfRate}/s paced, ${ok(paced)} 2xx): ${times(paced)} (target p99 ≤ 50 ms)`);
+const pacedCount = Math.min(DELIVERIES, halfRate * 5);
+await drained();
+const paced = await runSender(pacedCount, 64, `paced-${randomBytes(2).toString("hex")}`, { rate: halfRate });
+await drained();
+const pacedListener = await runSender(pacedCount, 64, `pacedl-${randomBytes(2).toString("hex")}`, { rate: halfRate, url: listenerUrl });
+console.log(`  at half the ceiling (${halfRate}/s paced, target p99 ≤ 50 ms): Next.js route ${ok(paced)} 2xx, ${times(paced)}; listener ${ok(pacedListener)} 2xx, ${times(pacedListener)} (${load()})`);
 
 // Let the worker drain the burst before measuring reaction.
-for (const until = Date.now() + 120_000; Date.now() < until;) {
-  if ((await db.webhookDelivery.count({ where: { status: { in: ["received", "processing"] } } })) === 0) break;
-  await sleep(200);
-}
+await drained();
 
 const reaction: number[] = [];
 for (let i = 0; i < FIX_RUNS; i++) {
