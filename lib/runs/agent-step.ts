@@ -72,7 +72,17 @@ export async function runAgentAndVerify(input: {
   if (guard.stopReason) return { ...base, status: "failed", error: guard.stopReason, retry: false };
   if (exit.timedOut) return { ...base, status: "timed_out", error: `exceeded the maximum duration of ${settings.maxRunDurationMs} ms` };
   if (signal.aborted) return { ...base, status: "cancelled", error: String(signal.reason) };
-  if (exit.exitCode !== 0) return { ...base, status: "failed", error: `agent exited with ${exit.exitCode ?? exit.signal}` };
+  // The CLI's own words on why it failed (a model API error, say) lead the run's error, which
+  // heads the prompt's failure log (the log's tail follows it).
+  const failed = exit.result && !exit.result.ok;
+  const why = failed ? exit.result?.summary?.trim() || null : null;
+  if (exit.exitCode !== 0) return { ...base, status: "failed", error: `agent exited with ${exit.exitCode ?? exit.signal}${why ? `: ${why}` : ""}` };
+  // Some CLIs (pi) exit 0 after a model API error: their failed result is what says the run failed.
+  if (failed) {
+    const error = `the agent reported a failure: ${why ?? "no reason given"}`;
+    log.push(`[ringmaster] ${error}`);
+    return { ...base, status: "failed", error };
+  }
   if (!sawSignal) return { ...base, status: "failed", error: `completion signal "${profile.completionSignal}" not printed` };
   const denied = deniedCalls(exit.result?.deniedTools);
   if (denied) {
