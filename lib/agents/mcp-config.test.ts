@@ -25,9 +25,25 @@ describe("mcpWiring", () => {
     expect(w.files.map((f) => [f.path, JSON.parse(f.content)])).toEqual([[".gemini/settings.json", { mcpServers: { ringmaster: { httpUrl: URL, trust: true } } }]]);
   });
 
+  it("gives Qwen Code --mcp-config with a file in the run's HOME, Copilot --additional-mcp-config @file, opencode its global config there", () => {
+    const qwen = mcpWiring("qwen", URL, "/home/agent")!;
+    expect(qwen.args).toEqual(["--mcp-config", "/home/agent/.ringmaster/qwen-mcp.json"]);
+    expect(qwen.files.map((f) => [f.path, JSON.parse(f.content)])).toEqual([[".ringmaster/qwen-mcp.json", { mcpServers: { ringmaster: { httpUrl: URL, trust: true } } }]]);
+    const copilot = mcpWiring("copilot", URL, "/home/agent")!;
+    expect(copilot.args).toEqual(["--additional-mcp-config", "@/home/agent/.ringmaster/copilot-mcp.json"]);
+    expect(copilot.files.map((f) => [f.path, JSON.parse(f.content)])).toEqual([[".ringmaster/copilot-mcp.json", { mcpServers: { ringmaster: { type: "http", url: URL, tools: ["*"] } } }]]);
+    const opencode = mcpWiring("opencode", URL, "/home/agent")!;
+    expect(opencode.args).toEqual([]);
+    expect(opencode.files.map((f) => [f.path, JSON.parse(f.content)])).toEqual([
+      [".config/opencode/opencode.json", { $schema: "https://opencode.ai/config.json", mcp: { ringmaster: { type: "remote", url: URL, enabled: true } } }],
+    ]);
+  });
+
   it("leaves the demo agent to its environment and gives CLIs without MCP nothing", () => {
     expect(mcpWiring("demo", URL, "/home/agent")).toEqual({ args: [], env: {}, files: [] });
     expect(mcpWiring("aider", URL, "/home/agent")).toBeNull();
     expect(mcpWiring("shell", URL, "/home/agent")).toBeNull();
+    // pi has no MCP client.
+    expect(mcpWiring("pi", URL, "/home/agent")).toBeNull();
   });
 });

@@ -10,6 +10,11 @@ export type McpWiring = {
 export const MCP_SERVER_NAME = "ringmaster";
 const CLAUDE_CONFIG = ".ringmaster/mcp.json";
 const GEMINI_SETTINGS = ".gemini/settings.json";
+const QWEN_CONFIG = ".ringmaster/qwen-mcp.json";
+const COPILOT_CONFIG = ".ringmaster/copilot-mcp.json";
+// opencode's global config file (XDG_CONFIG_HOME unset: ~/.config), merged under a project's and
+// OPENCODE_CONFIG_CONTENT (where a profile puts its provider).
+const OPENCODE_CONFIG = ".config/opencode/opencode.json";
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
@@ -21,6 +26,10 @@ const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
  *   overrides write nothing anywhere. Its tools are approved up front, as for Claude Code.
  * - Gemini CLI: `mcpServers` in `~/.gemini/settings.json`, here the run's own HOME; `httpUrl`
  *   is Streamable HTTP, and `trust` skips confirmations a headless run cannot give.
+ * - Qwen Code: `--mcp-config <file>` (`{mcpServers}` as Gemini CLI's, `httpUrl` and `trust`).
+ * - opencode: no flag; an `mcp` entry of type `remote` in its global config, here the run's HOME.
+ * - GitHub Copilot CLI: `--additional-mcp-config @<file>`, an `http` server with all its tools.
+ * - pi has no MCP client (by its author's choice, README "No MCP"): it gets none.
  * - The demo agent reads the URL from its environment.
  * The gateway adds the run's token, so no file holds it. Null: the CLI has no MCP support.
  */
@@ -44,6 +53,16 @@ export function mcpWiring(adapter: string, url: string, home: string): McpWiring
       };
     case "gemini":
       return { args: [], env: {}, files: [{ path: GEMINI_SETTINGS, content: json({ mcpServers: { [MCP_SERVER_NAME]: { httpUrl: url, trust: true } } }) }] };
+    case "qwen":
+      return { args: ["--mcp-config", `${home}/${QWEN_CONFIG}`], env: {}, files: [{ path: QWEN_CONFIG, content: json({ mcpServers: { [MCP_SERVER_NAME]: { httpUrl: url, trust: true } } }) }] };
+    case "opencode":
+      return { args: [], env: {}, files: [{ path: OPENCODE_CONFIG, content: json({ $schema: "https://opencode.ai/config.json", mcp: { [MCP_SERVER_NAME]: { type: "remote", url, enabled: true } } }) }] };
+    case "copilot":
+      return {
+        args: ["--additional-mcp-config", `@${home}/${COPILOT_CONFIG}`],
+        env: {},
+        files: [{ path: COPILOT_CONFIG, content: json({ mcpServers: { [MCP_SERVER_NAME]: { type: "http", url, tools: ["*"] } } }) }],
+      };
     case "demo":
       return { args: [], env: {}, files: [] };
     default:
