@@ -32,14 +32,17 @@ async function copilot(prompt: string, signal?: AbortSignal) {
 }
 
 describe.skipIf("skip" in cli)(`the real GitHub Copilot CLI ${VERSION}`, () => {
-  it("writes the file through one tool call; steps, summary, tokens and cost are read", async () => {
+  it("writes the file through one tool call; model, session id, steps, summary, tokens and cost are read", async () => {
     const { outcome, events, worktree, logs } = await copilot("Write hello.txt");
     expect(outcome, logs.join("\n")).toMatchObject({ exitCode: 0, timedOut: false, cancelled: false });
     expect(await readFile(join(worktree, "hello.txt"), "utf8")).toBe("hello from copilot\n");
     const steps = events.filter((e) => e.type !== "log" && e.type !== "usage");
-    expect(steps.map((e) => e.type)).toEqual(["tool_use", "tool_result", "text", "result"]);
-    expect(steps[0]).toMatchObject({ type: "tool_use", name: "bash", input: { command: expect.stringContaining("hello.txt") } });
-    expect(steps[1]).toMatchObject({ type: "tool_result", isError: false });
+    // The model comes as its tools are set up, the session id only with the result.
+    expect(steps.map((e) => e.type)).toEqual(["init", "tool_use", "tool_result", "text", "init", "result"]);
+    expect(steps[0]).toEqual({ type: "init", model: "gpt-5" });
+    expect(steps[4]).toEqual({ type: "init", sessionId: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/) });
+    expect(steps[1]).toMatchObject({ type: "tool_use", name: "bash", input: { command: expect.stringContaining("hello.txt") } });
+    expect(steps[2]).toMatchObject({ type: "tool_result", isError: false });
     expect(outcome.result).toEqual({ type: "result", ok: true, summary: "Wrote hello.txt." });
     // Copilot reports no tokens in BYOK mode (its result counts premium requests only): the run
     // records its tool calls, and a token or cost ceiling cannot be enforced for it.
@@ -63,7 +66,9 @@ describe.skipIf("skip" in cli)(`the real GitHub Copilot CLI ${VERSION}`, () => {
     expect(outcome.exitCode).toBe(1);
     // The message comes as a plain line before the result, which carries only the exit code.
     expect(events.filter((e) => e.type !== "log" || !e.text.startsWith("Package extraction"))).toEqual([
+      { type: "init", model: "gpt-5" },
       { type: "log", text: "query: 400 double says 400" },
+      { type: "init", sessionId: expect.any(String) },
       { type: "result", ok: false },
     ]);
   });

@@ -14,13 +14,15 @@ describe("copilot adapter", () => {
     ]);
   });
 
-  it("parses a JSON transcript: tool executions as steps, messages as text, the result's exit code", async () => {
+  it("parses a JSON transcript: the model, tool executions as steps, messages as text, the result's session id and exit code", async () => {
     const events = (await readTranscript("copilot.jsonl")).flatMap((line) => copilotAdapter.parseLine(line, "stdout"));
     expect(events).toEqual([
+      { type: "init", model: "gpt-5" },
       { type: "tool_use", id: "call_5", name: "bash", input: { command: 'printf "hi\\n" > hello.txt' } },
       { type: "tool_result", toolUseId: "call_5", output: "\n<shellId: 0 completed with exit code 0>", isError: false },
       { type: "text", text: "Wrote hello.txt." },
       { type: "log", text: "query: 400 double says 400" },
+      { type: "init", sessionId: "70ef4ad4-ecb2-4e8d-9c96-f2fad84e9fdc" },
       { type: "result", ok: true },
     ]);
   });

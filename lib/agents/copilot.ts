@@ -31,8 +31,11 @@ export function parseCopilotLine(line: string): AgentEvent[] {
       return [toolResult(data)];
     case "session.error":
       return logLine(`${str(data.errorType) ?? "error"}: ${str(data.message) ?? ""}`);
+    // The model is first named as the session's tools are set up; the session id only at the end.
+    case "session.tools_updated":
+      return str(data.model) ? [{ type: "init", model: str(data.model) }] : [];
     case "result":
-      return [{ type: "result", ok: event.exitCode === 0 }];
+      return [...(str(event.sessionId) ? [{ type: "init", sessionId: str(event.sessionId) } as const] : []), { type: "result", ok: event.exitCode === 0 }];
     // Deltas, turn bookkeeping and ephemeral session state.
     default:
       return [];

@@ -25,6 +25,9 @@ export function parseOpencodeLine(line: string): AgentEvent[] {
       const text = str(part.text);
       return text ? [{ type: "text", text }] : [];
     }
+    // Every event names the session; a step's start is the first of each model call.
+    case "step_start":
+      return str(event.sessionID) ? [{ type: "init", sessionId: str(event.sessionID) }] : [];
     case "tool_use":
       return toolPart(part);
     case "step_finish":
@@ -33,7 +36,7 @@ export function parseOpencodeLine(line: string): AgentEvent[] {
       const error = obj(event.error);
       return [{ type: "result", ok: false, summary: str(obj(error.data).message) ?? str(error.name) ?? "error" }];
     }
-    // step_start and reasoning parts carry no step of the work.
+    // Reasoning parts carry no step of the work.
     default:
       return [];
   }

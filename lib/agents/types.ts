@@ -6,6 +6,11 @@ export type OutputStream = "stdout" | "stderr";
  * cached part, and output includes reasoning (thinking) tokens.
  */
 export type AgentEvent =
+  /**
+   * What the CLI says of its session: the model and the session id, as soon as it names them. Some
+   * CLIs name them over several events (Copilot's session id comes with its result); the later
+   * ones only add what the first left out.
+   */
   | { type: "init"; model?: string; sessionId?: string }
   | { type: "text"; text: string; delta?: boolean }
   | { type: "tool_use"; id: string; name: string; input: unknown }

@@ -39,6 +39,7 @@ export async function runAgentAndVerify(input: {
     getLogger("runs").warn({ runId, err: err.message }, "spend ledger write failed; retried with the next line");
   });
   let modelSaved: Promise<unknown> = Promise.resolve();
+  let modelSeen = false;
   const exit = await runAgent({
     adapter: input.adapter,
     context: input.context,
@@ -57,8 +58,10 @@ export async function runAgentAndVerify(input: {
       if (lines.length) ledger.put(lines);
       if (e.type === "usage" || e.type === "result") saveUsage();
       if (e.type === "result") void db.run.update({ where: { id: runId }, data: { lastResultAt: new Date() } }).catch(() => {});
-      // A profile that names no model runs the CLI's own default: the run records which it was.
-      if (e.type === "init" && e.model && !input.context.model) {
+      // A profile that names no model runs the CLI's own default: the run records which it was,
+      // from the CLI's init line or (pi names it nowhere else) its first model call's usage.
+      if ((e.type === "init" || e.type === "usage") && e.model && !input.context.model && !modelSeen) {
+        modelSeen = true;
         modelSaved = db.run.updateMany({ where: { id: runId, model: null }, data: { model: e.model } }).catch(() => {});
       }
     },

@@ -22,7 +22,7 @@ function StepView({ step, repeated }: { step: Step; repeated: string | null }) {
   if (step.kind === "raw") return <div className={step.stderr ? "line stderr" : "line"}><Ansi text={step.text} /></div>;
   const e = step.event;
   switch (e.type) {
-    case "init": return <div className="step init">session started{e.model ? ` · ${e.model}` : ""}</div>;
+    case "init": return <div className="step init" data-testid="run-session">session started{e.model ? ` · ${e.model}` : ""}{e.sessionId ? ` · session ${e.sessionId}` : ""}</div>;
     case "text": return <div className="step text">{e.text}</div>;
     case "tool_use": {
       // The call a loop stop names is marked wherever it appears: that is what went round in circles.
