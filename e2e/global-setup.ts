@@ -48,6 +48,9 @@ export default async function globalSetup() {
   const password = `e2e-${randomBytes(6).toString("hex")}`;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
+    // Stand-ins for the CLIs a spec saves a profile of (gemini, codex, aider) where they are not
+    // installed: a profile of a CLI missing on the server is refused. Last, so an installed one wins.
+    PATH: `${process.env.PATH}:${join(root, "test", "fixtures", "agents", "bin")}`,
     NODE_ENV: "production",
     DATABASE_URL: u.toString(),
     REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",

@@ -6,11 +6,18 @@ import { POST as postProfile } from "@/app/api/agent-profiles/route";
 import { DELETE as deleteProfile } from "@/app/api/agent-profiles/[id]/route";
 import { DELETE as archive } from "@/app/api/projects/[id]/route";
 import { GET as unknownGet, POST as unknownPost } from "@/app/api/[...path]/route";
+import { PATCH as patchProfile } from "@/app/api/agent-profiles/[id]/route";
 import { quotedPlaceholder } from "@/lib/agents/shell";
+import { FIXTURES_DIR } from "@/lib/agents/testing";
 import { createTeamWithProject } from "./helpers/fixtures";
 import { apiToken, params, request } from "./helpers/api";
 
 const noParams = { params: Promise.resolve({}) };
+
+// The agents' PATH of this "server" has stand-ins for claude, codex, gemini and aider (a profile
+// of a CLI missing there is refused); qwen is on no PATH here.
+const FIXTURE_BIN = `${FIXTURES_DIR}/bin`;
+process.env.PATH = `${FIXTURE_BIN}:/usr/bin:/bin`;
 
 describe("agent profiles", () => {
   it.each([
@@ -47,6 +54,49 @@ describe("agent profiles", () => {
     const ok = await post({ name: "g2", adapter: "gemini", permissionMode: "auto_edit" });
     expect(ok.status).toBe(201);
     expect(await getDb().agentProfile.findFirstOrThrow({ where: { teamId: team.id, name: "g2" } })).toMatchObject({ permissionMode: "auto_edit" });
+  });
+
+  it("refuses a profile whose CLI is missing on this server when no runner is online, naming the field; with one online it is saved with a warning", async () => {
+    const { team } = await createTeamWithProject({ loopEnabled: false });
+    const admin = await apiToken(team.id, "admin");
+    const post = (body: object) => postProfile(request("POST", "/api/agent-profiles", admin, body), noParams);
+
+    const refused = await post({ name: "q1", adapter: "qwen" });
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).error).toMatchObject({
+      field: "adapter",
+      message: "Adapter runs `qwen`, which is not installed on this server: install it with `npm install -g @qwen-code/qwen-code`, or connect a runner that has it",
+    });
+    expect(await getDb().agentProfile.count({ where: { teamId: team.id, name: "q1" } })).toBe(0);
+
+    // Found on the PATH: saved, nothing to warn about.
+    const found = await post({ name: "g3", adapter: "gemini" });
+    expect(found.status).toBe(201);
+    const saved = await found.json();
+    expect(saved.warnings).toEqual({});
+    // Changing it to the missing CLI is refused the same way, and changes nothing.
+    const patch = (body: object) => patchProfile(request("PATCH", `/api/agent-profiles/${saved.profile.id}`, admin, body), params(saved.profile.id));
+    const changed = await patch({ name: "g3", adapter: "qwen" });
+    expect(changed.status).toBe(400);
+    expect((await changed.json()).error.field).toBe("adapter");
+    expect(await getDb().agentProfile.findUniqueOrThrow({ where: { id: saved.profile.id } })).toMatchObject({ adapter: "gemini" });
+
+    // A runner of another team, or one of this team gone silent, changes nothing.
+    const other = await createTeamWithProject({ loopEnabled: false });
+    await getDb().agent.create({ data: { teamId: other.team.id, name: "elsewhere", status: "idle", lastSeenAt: new Date() } });
+    await getDb().agent.create({ data: { teamId: team.id, name: "silent", status: "idle", lastSeenAt: new Date(Date.now() - 86_400_000) } });
+    expect((await post({ name: "q1", adapter: "qwen" })).status).toBe(400);
+
+    // An online runner of the team may have it (runners do not report their CLIs): saved, with a warning.
+    await getDb().agent.create({ data: { teamId: team.id, name: "gpu-box", status: "idle", lastSeenAt: new Date() } });
+    const warned = await post({ name: "q1", adapter: "qwen" });
+    expect(warned.status).toBe(201);
+    expect((await warned.json()).warnings).toEqual({
+      adapter: "runs `qwen`, which is not installed on this server: only a runner that has it can run this profile (1 runner is online; runners do not report their CLIs)",
+    });
+    const patched = await patch({ name: "g3", adapter: "qwen" });
+    expect(patched.status).toBe(200);
+    expect((await patched.json()).warnings.adapter).toMatch(/^runs `qwen`, which is not installed on this server/);
   });
 
   it("deletes a profile only when no live project uses it; another team's is 404", async () => {

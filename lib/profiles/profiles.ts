@@ -6,7 +6,9 @@ import { DomainError } from "@/lib/errors";
 import { ADAPTERS } from "@/lib/profiles/adapters";
 import { quotedPlaceholder } from "@/lib/agents/shell";
 import { conflictingArg, permissionModesOf } from "@/lib/agents/permission-modes";
-import { isServerOnlyVariable } from "@/lib/env";
+import { getEnv, inheritedProcessEnv, isServerOnlyVariable } from "@/lib/env";
+import { CLI_SOURCES, whichOn } from "@/lib/agents/installed";
+import { silentAfterMs } from "@/lib/routing/agents";
 import { ceilingShape, wallTimeShape } from "@/lib/spend/ceiling-input";
 import { unenforceable } from "@/lib/spend/ceilings";
 
@@ -75,20 +77,41 @@ function nameTaken(err: unknown): never {
   throw err;
 }
 
+/**
+ * Whether the profile's CLI can run somewhere. On this server's agent PATH (where the workers
+ * start it) it can; missing here, it is refused, unless one of the team's runners is online: a
+ * runner runs the CLI on its own host and does not say which it has, so the save goes through
+ * with a warning. Null: nothing to say (found, or an adapter without a CLI of its own).
+ */
+export async function missingCliWarning(teamId: string, adapter: string, now = new Date()): Promise<string | null> {
+  const source = CLI_SOURCES[adapter];
+  if (!source || whichOn(source.command, inheritedProcessEnv(["PATH"]).PATH ?? "")) return null;
+  const seenSince = new Date(now.getTime() - silentAfterMs(getEnv().LEASE_TTL_MS));
+  const runners = await getDb().agent.count({ where: { teamId, status: { not: "offline" }, lastSeenAt: { gt: seenSince } } });
+  const missing = `runs \`${source.command}\`, which is not installed on this server`;
+  if (runners === 0) {
+    throw new z.ZodError([{ code: "custom", path: ["adapter"], message: `${missing}: install it with \`${source.install}\`, or connect a runner that has it`, input: adapter }]);
+  }
+  return `${missing}: only a runner that has it can run this profile (${runners === 1 ? "1 runner is" : `${runners} runners are`} online; runners do not report their CLIs)`;
+}
+
 export async function createProfile(teamId: string, raw: unknown, by: AuditBy = SYSTEM) {
   const data = profileInput.parse(raw);
+  const warning = await missingCliWarning(teamId, data.adapter);
   const profile = await getDb().agentProfile.create({ data: { ...data, teamId } }).catch(nameTaken);
   await recordAudit({ teamId, by, action: "profile.created", target: { type: "agentProfile", id: profile.id }, after: data });
-  return profile;
+  return { profile, warnings: warning ? { adapter: warning } : {} };
 }
 
 export async function updateProfile(teamId: string, id: string, raw: unknown, by: AuditBy = SYSTEM) {
   const data = profileInput.parse(raw);
   const before = await getDb().agentProfile.findFirst({ where: { id, teamId } });
+  if (!before) throw new AccessError(404, "agent profile not found");
+  const warning = await missingCliWarning(teamId, data.adapter);
   const n = await getDb().agentProfile.updateMany({ where: { id, teamId }, data }).catch(nameTaken);
   if (n.count === 0) throw new AccessError(404, "agent profile not found");
   await recordAudit({ teamId, by, action: "profile.updated", target: { type: "agentProfile", id }, before, after: data });
-  return getDb().agentProfile.findUniqueOrThrow({ where: { id } });
+  return { profile: await getDb().agentProfile.findUniqueOrThrow({ where: { id } }), warnings: warning ? { adapter: warning } : {} };
 }
 
 /** Deletes a profile no live project uses; past runs keep their record without it. */

@@ -17,7 +17,7 @@ interface Values {
 
 export function ProfileForm({ initial, readOnly }: { initial: Values; readOnly: boolean }) {
   const [v, setV] = useState(initial);
-  const save = useApiMutation((d: Values) => api(initial.id ? `/api/agent-profiles/${initial.id}` : "/api/agent-profiles", {
+  const save = useApiMutation((d: Values) => api<{ warnings?: Record<string, string> }>(initial.id ? `/api/agent-profiles/${initial.id}` : "/api/agent-profiles", {
     method: initial.id ? "PATCH" : "POST",
     body: {
       name: d.name, adapter: d.adapter, commandTemplate: d.commandTemplate, model: d.model, fallbackModel: d.fallbackModel,
@@ -66,6 +66,7 @@ export function ProfileForm({ initial, readOnly }: { initial: Values; readOnly: 
           )}
           {save.isSuccess && <span role="status" className="ok"> Saved</span>}
         </div>
+        {save.isSuccess && save.data?.warnings?.adapter && <p className="notice" role="status" data-testid="profile-warning">Adapter {save.data.warnings.adapter}</p>}
         {remove.error && <p className="error" role="alert">{remove.error.message}</p>}
       </fieldset>
       {readOnly && <p className="muted small" data-testid="why-disabled">Admins and owners change agent profiles; you can read them.</p>}

@@ -12,5 +12,6 @@ export const POST = handle(async (req) => {
   const input = await readJson(req);
   requireTeamScope(actor);
   requireRole(actor, "admin");
-  return Response.json({ profile: await createProfile(actor.teamId, input, actor) }, { status: 201 });
+  // warnings: { field: sentence } of what was saved but may not run (a CLI missing on this server).
+  return Response.json(await createProfile(actor.teamId, input, actor), { status: 201 });
 });

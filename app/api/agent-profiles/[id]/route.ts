@@ -9,7 +9,7 @@ export const PATCH = handle(async (req, { params }: Ctx) => {
   const input = await readJson(req);
   requireTeamScope(actor);
   requireRole(actor, "admin");
-  return Response.json({ profile: await updateProfile(actor.teamId, (await params).id, input, actor) });
+  return Response.json(await updateProfile(actor.teamId, (await params).id, input, actor));
 });
 
 /** Deletes a profile that no live project uses (409 naming the projects otherwise). */
