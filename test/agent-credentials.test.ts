@@ -92,4 +92,27 @@ describe("a team's agent credentials", () => {
     const runToken = await createRunToken({ id: run!.id, projectId: project.id, teamId: team.id }, 60_000);
     expect((await list(runToken)).status).toBe(403);
   });
+
+  it("are masked in the run's log (as the sink writes it, to Postgres and the live stream) and failure log when the agent prints them, as are the server's secret-named variables and the run token", async () => {
+    const { team, project } = await createTeamWithProject({ cooldownMs: 0 });
+    await set(await apiToken(team.id, "admin"), { name: "ANTHROPIC_API_KEY", value: KEY });
+    process.env.SERVER_SIDE_API_KEY = "server-held-key-0123456789";
+    const profile = await getDb().agentProfile.create({
+      data: {
+        teamId: team.id, name: "leaky", adapter: "shell",
+        commandTemplate: `echo "key: $ANTHROPIC_API_KEY, server: $SERVER_SIDE_API_KEY, token: $RINGMASTER_TOKEN"; echo "$ANTHROPIC_API_KEY" >&2; exit 3`,
+        envAllowList: ["ANTHROPIC_API_KEY", "SERVER_SIDE_API_KEY"],
+      },
+    });
+    await getDb().projectSettings.update({ where: { projectId: project.id }, data: { executorProfileId: profile.id } });
+    await addPrompt(project.id, { number: 1, title: "Leak", body: "" });
+    const { run } = await tickAndRun(project.id);
+    delete process.env.SERVER_SIDE_API_KEY;
+    expect(run!.status).toBe("failed");
+    const lines = (await getDb().runLog.findMany({ where: { runId: run!.id }, orderBy: { seq: "asc" } })).map((l) => l.content).join("\n").split("\n");
+    expect(lines).toContain("key: [ANTHROPIC_API_KEY masked], server: [SERVER_SIDE_API_KEY masked], token: [RINGMASTER_TOKEN masked]");
+    expect(lines).toContain("[stderr] [ANTHROPIC_API_KEY masked]");
+    expect(run!.prompt!.failureLog).toContain("key: [ANTHROPIC_API_KEY masked], server: [SERVER_SIDE_API_KEY masked]");
+    expect(JSON.stringify({ lines, run })).not.toMatch(/team-secret|server-held-key/);
+  });
 });

@@ -113,6 +113,10 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
   const prices = await untilDb("prices", () => teamPriceTable(project.teamId));
   const credentials = await untilDb("credentials", () => credentialsForRun(project.teamId, profile.envAllowList));
   const childEnv = agentEnvironment({ allowList: profile.envAllowList, credentials, token, runId: run.id, projectId: project.id, promptId: prompt?.id ?? null });
+  // The team's provider keys, the allow-listed variables named like secrets and the run's own
+  // token never reach the log as they are.
+  const secretLike = Object.fromEntries(profile.envAllowList.filter((n) => /KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL/.test(n) && childEnv[n]).map((n) => [n, childEnv[n]]));
+  log.mask({ ...secretLike, ...credentials, RINGMASTER_TOKEN: token });
   const campaignText = await campaignRunInput(run, prompt, wt.path, (line) => log.push(line));
   await untilDb("start", () => db.run.update({
     where: { id: run.id },

@@ -22,9 +22,24 @@ export class RunLogSink {
   private writing: Promise<void> = Promise.resolve();
   readonly tail: string[] = [];
 
+  private secrets: { value: string; name: string }[] = [];
+
   constructor(private readonly runId: string, private readonly capBytes = RUN_LOG_CAP_BYTES) {}
 
-  push(line: string): void {
+  /**
+   * Values never written as they are: a line that holds one (an agent printing its environment,
+   * a CLI echoing its API key in an error) gets `[NAME masked]` in its place, in the stored and the
+   * live log and the failure summary alike. Values under 8 characters are too common to mask.
+   */
+  mask(secrets: Record<string, string>): void {
+    for (const [name, value] of Object.entries(secrets)) if (value.length >= 8) this.secrets.push({ name, value });
+    // The longest first, so a value that contains another is masked whole.
+    this.secrets.sort((a, b) => b.value.length - a.value.length);
+  }
+
+  push(raw: string): void {
+    let line = raw;
+    for (const { name, value } of this.secrets) if (line.includes(value)) line = line.replaceAll(value, `[${name} masked]`);
     // The tail serves error summaries: a long line's start is enough, and keeps it small.
     this.tail.push(line.length > TAIL_LINE_CHARS ? line.slice(0, TAIL_LINE_CHARS) : line);
     if (this.tail.length > 200) this.tail.shift();
