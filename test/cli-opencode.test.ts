@@ -60,9 +60,33 @@ describe.skipIf("skip" in cli)(`the real opencode ${VERSION}`, () => {
     expect(double.state.prompts.some((text) => text.includes(prompt))).toBe(true);
   });
 
-  // opencode retries any model API error (a 400 or 401 too) with growing backoff for over a
-  // minute before it prints its error event, so this test does not wait it out: the error line it
-  // then prints, taken from this version, is replayed in lib/agents/opencode.test.ts.
+  // opencode decides what to retry from the error's status and its body's words: a 5xx, a 429 or a
+  // body saying "server_error", "rate limit", "overloaded" … is retried up to 5 times (2 s, 4 s, 8 s …
+  // unless the API sends retry-after-ms), anything else fails at once. An OpenAI-style 400 says
+  // "invalid_request_error".
+  it("fails the run on a model API error 400 at once, with the CLI's message", async () => {
+    Object.assign(double.state, { failWith: 400, errorType: "invalid_request_error" });
+    const before = double.state.requests.length;
+    const { outcome } = await opencode("Write hello.txt");
+    Object.assign(double.state, { failWith: 0, errorType: "server_error" });
+    expect(outcome.exitCode).toBe(1);
+    expect(outcome.result).toEqual({ type: "result", ok: false, summary: "double says 400" });
+    // The run's one model call and the session title's, neither retried.
+    expect(double.state.requests.length - before).toBe(2);
+  });
+
+  // With the API's retry-after-ms of 1 its retries take no time: the run fails with the message
+  // once they are used up instead of some 60 s later.
+  it.each([429, 500])("fails the run on a model API error %i once its retries are used up, with the CLI's message", async (status) => {
+    Object.assign(double.state, { failWith: status, retryAfterMs: 1 });
+    const before = double.state.requests.length;
+    const { outcome } = await opencode("Write hello.txt");
+    Object.assign(double.state, { failWith: 0, retryAfterMs: null });
+    expect(outcome.exitCode).toBe(1);
+    expect(outcome.result).toEqual({ type: "result", ok: false, summary: `double says ${status}` });
+    // The session title's call and 2 retries (its SDK's), the run's call and 5 retries (opencode's).
+    expect(double.state.requests.length - before).toBe(9);
+  });
 
   it("on cancel, its whole process group is gone within a second", async () => {
     double.state.hang = true;

@@ -25,7 +25,13 @@ function text(content: Message["content"]): string {
  * stream open without a chunk.
  */
 export async function startChatDouble(host: string, script: ChatScript) {
-  const state = { requests: [] as string[], prompts: [] as string[], tools: [] as string[][], failWith: 0, hang: false };
+  const state = {
+    requests: [] as string[], prompts: [] as string[], tools: [] as string[][], failWith: 0, hang: false,
+    /** The error body's `type` ("server_error" makes opencode retry even a 4xx: it reads the body). */
+    errorType: "server_error",
+    /** Sent as `retry-after-ms` with an error, when set: how long a CLI that honours it waits. */
+    retryAfterMs: null as number | null,
+  };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -33,8 +39,9 @@ export async function startChatDouble(host: string, script: ChatScript) {
       state.requests.push(`${req.method} ${req.url}`);
       if (req.method !== "POST" || !req.url?.endsWith("/chat/completions")) return res.writeHead(404).end("{}");
       if (state.failWith) {
-        return res.writeHead(state.failWith, { "content-type": "application/json" })
-          .end(JSON.stringify({ error: { message: `double says ${state.failWith}`, type: "server_error", code: null } }));
+        const headers = { "content-type": "application/json", ...(state.retryAfterMs === null ? {} : { "retry-after-ms": String(state.retryAfterMs) }) };
+        return res.writeHead(state.failWith, headers)
+          .end(JSON.stringify({ error: { message: `double says ${state.failWith}`, type: state.errorType, code: null } }));
       }
       const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Body;
       const tools = (body.tools ?? []).map((t) => t.function?.name ?? "");
