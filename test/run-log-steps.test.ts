@@ -17,6 +17,9 @@ describe("the run page's steps for the CLIs reading JSON events", () => {
   it("pi: the session event names the session, its first model call the model", async () => {
     const steps = kinds("pi", await readTranscript("pi.jsonl"));
     expect(steps).toEqual(["init m1 01a208d3-9ef5-73fd-8094-7dc9d3a282eb", "tool_use", "tool_result", "text", "raw API retry 1/3: 429 rate limited", "result"]);
+    // Its result carries no summary: the page shows its last words, as the run records them.
+    const result = toSteps("pi", await readTranscript("pi.jsonl")).at(-1);
+    expect(result).toEqual({ kind: "event", event: expect.objectContaining({ type: "result", ok: true, summary: "Wrote hello.txt." }) });
   });
 
   it("opencode: each step's start names the session; one step shows it", async () => {

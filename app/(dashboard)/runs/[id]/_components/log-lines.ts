@@ -1,6 +1,7 @@
 import { parseClaudeStreamLine } from "@/lib/agents/claude-stream";
 import { parseCodexLine } from "@/lib/agents/codex";
 import { parseCopilotLine } from "@/lib/agents/copilot";
+import { FinalText } from "@/lib/agents/final-text";
 import { parseGeminiLine } from "@/lib/agents/gemini";
 import { parseOpencodeLine } from "@/lib/agents/opencode";
 import { parsePiLine } from "@/lib/agents/pi";
@@ -28,6 +29,7 @@ export function toSteps(adapter: string, lines: readonly string[]): Step[] {
   const steps: Step[] = [];
   // One "session started" step: later init events (and a usage event's model) fill in what it lacks.
   let session: Extract<AgentEvent, { type: "init" }> | null = null;
+  const finalText = new FinalText();
   const sessionFact = (event: AgentEvent): boolean => {
     const fact = event.type === "init" ? event : event.type === "usage" && event.model ? { type: "init" as const, model: event.model } : null;
     if (!fact) return false;
@@ -48,7 +50,8 @@ export function toSteps(adapter: string, lines: readonly string[]): Step[] {
       continue;
     }
     // Usage is a counter for the run's totals, not a step of the work.
-    const events = parse(line).filter((e) => !sessionFact(e) && e.type !== "usage");
+    // A result without a summary gets the agent's last words, as the worker records it.
+    const events = parse(line).filter((e) => !sessionFact(e) && e.type !== "usage").map((e) => { finalText.observe(e); return finalText.fill(e); });
     if (events.length === 0) continue;
     for (const event of events) steps.push(event.type === "log" ? { kind: "raw", text: event.text, stderr: false } : { kind: "event", event });
   }
