@@ -30,6 +30,7 @@ async function waitFor<T>(check: () => Promise<T | null | undefined>, timeoutMs 
 
 // The agent prints its own first timestamp (ms) and writes a file, so the run commits and merges.
 const AGENT = `echo agent-started $(date +%s%3N); echo hi > "r-$(date +%s%N).txt"`;
+const BURST_ROUNDS = Number(process.env.BURST_ROUNDS ?? 3);
 const agentStart = (lines: string[]) => Number(lines.map((l) => /agent-started (\d+)/.exec(l)?.[1]).find(Boolean));
 
 // The same command started directly by this process: spawn → the command's own timestamp.
@@ -62,6 +63,31 @@ for (let i = 0; i < trials; i++) {
   if (nudges) floor.push(created + await directStart());
 }
 
+// Burst: ten prompts created at once, four free slots, the default cooldown (Parallel on: per
+// slot). Fill = the first create → the fourth agent's own first timestamp; agents outlive it.
+const burstFill: number[] = [];
+if (nudges) {
+  const { actor: a3, project: p3 } = await createTeamWithDemoProject({ maxParallel: 4 });
+  const sleeper = await db.agentProfile.create({ data: { teamId: p3.teamId, name: "burst", adapter: "shell", commandTemplate: `${AGENT}; sleep 2` } });
+  await db.projectSettings.update({ where: { projectId: p3.id }, data: { executorProfileId: sleeper.id, spawnCooldownMs: 10_000 } });
+  for (let round = 0; round < BURST_ROUNDS; round++) {
+    const first = round * 10;
+    const t0 = Date.now();
+    const prompts = await Promise.all(Array.from({ length: 10 }, (_, i) =>
+      createPrompt(a3, p3, { title: `burst ${first + i}`, body: "print hi\n", number: first + i + 1 })));
+    const ids = prompts.map((p) => p.id);
+    const starts = await waitFor(async () => {
+      const logs = await db.runLog.findMany({ where: { run: { promptId: { in: ids } } } });
+      const byRun = new Map<string, string[]>();
+      for (const l of logs) byRun.set(l.runId, [...(byRun.get(l.runId) ?? []), l.content]);
+      const t = [...byRun.values()].map(agentStart).filter(Boolean).sort((a, b) => a - b);
+      return t.length >= 4 ? t : null;
+    });
+    burstFill.push(starts[3] - t0);
+    await waitFor(async () => (await db.prompt.count({ where: { id: { in: ids }, status: "done" } })) === 10 || null, 300_000);
+  }
+}
+
 let runsPerSecond: number | null = null;
 if (nudges) {
   const { actor: a2, project: p2 } = await createTeamWithDemoProject({ maxParallel: 4 });
@@ -81,4 +107,5 @@ console.log(JSON.stringify({
   nudges, trials, p50: median(reaction), p99: percentile(reaction, 99), claimP50: median(toClaim),
   runStartedP50: median(toRunStarted), runStartedP99: percentile(toRunStarted, 99),
   floorP50: floor.length ? median(floor) : null, floorP99: floor.length ? percentile(floor, 99) : null, runsPerSecond,
+  burstFill, burstFillP50: burstFill.length ? median(burstFill) : null,
 }));

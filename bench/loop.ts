@@ -29,6 +29,9 @@ console.log(`reaction, pure 5 s tick as in seed 000 (${tickOnly.trials} trials):
 const r50 = tickOnly.p50 / withNudges.p50, r99 = tickOnly.p99 / withNudges.p99;
 console.log(`ratio (tick / nudge): p50 ${r50.toFixed(1)}× (target ≥ 100×: ${mark(r50 >= 100)}), p99 ${r99.toFixed(1)}× (target ≥ 30×: ${mark(r99 >= 30)})`);
 console.log(`throughput: ${withNudges.runsPerSecond.toFixed(2)} runs completed per second (40 demo-agent prompts, 4 parallel, 2 worker processes, merges included)`);
+const burstLimit = 4 * withNudges.p50;
+console.log(`burst, ten prompts created at once, four free slots, default cooldown: four agents started after p50 ${fmt(withNudges.burstFillP50)} (${withNudges.burstFill.map((b: number) => b.toFixed(0)).join(", ")} ms)` +
+  ` (target ≤ 4 × the single reaction = ${fmt(burstLimit)}: ${mark(withNudges.burstFillP50 <= burstLimit)})`);
 const idle = part("idle-tick.ts");
 console.log(`idle tick (${idle.projects} projects, measured): ${idle.fixed.queriesPerTick.toFixed(2)} SQL queries, ${idle.fixed.cpuMsPerTick.toFixed(3)} ms CPU per tick`);
 console.log(`idle backoff: the safety-net period went ${[5000, ...idle.periods].map((p: number) => `${p / 1000} s`).join(" → ")} (${idle.rampTicksPerProject} ticks); steady tick ${idle.steady.queriesPerTick.toFixed(2)} queries, ${idle.steady.cpuMsPerTick.toFixed(3)} ms CPU; schedule check ${idle.scheduleCheck.queries} queries, ${idle.scheduleCheck.cpuMs.toFixed(1)} ms CPU per ${idle.scheduleCheck.everyMs / 1000} s`);
