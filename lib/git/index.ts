@@ -6,6 +6,7 @@ export { rebaseOntoBase, type RebaseResult } from "@/lib/git/rebase";
 export { branchExists, branchSha, commitsAhead, currentBranch, hasUnmergedCommits, headSha, isAncestor, isClean } from "@/lib/git/refs";
 export { COMMITTER, git, gitCheck, GitError, type GitOptions } from "@/lib/git/run";
 export { createWorktree, type CreatedWorktree, type CreateWorktreeInput } from "@/lib/git/worktree-create";
+export { createFreshWorktree, type FreshWorktreeInput } from "@/lib/git/worktree-fresh";
 export { listWorktrees, pruneWorktrees, type Worktree } from "@/lib/git/worktree-list";
 export { removeWorktree, UnmergedWorkError, type RemovedWorktree, type RemoveWorktreeInput } from "@/lib/git/worktree-remove";
 export { commitFileToBranch, readBlob, type FileCommitInput } from "@/lib/git/file-commit";

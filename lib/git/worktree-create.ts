@@ -21,7 +21,7 @@ export type CreatedWorktree = {
 
 const NO_REF = "0".repeat(40);
 
-async function assertOutsideRepository(repoPath: string, path: string): Promise<void> {
+export async function assertOutsideRepository(repoPath: string, path: string): Promise<void> {
   const fromRepo = relative(await canonicalPath(repoPath), await canonicalPath(path));
   if (fromRepo === "" || (!fromRepo.startsWith("..") && !isAbsolute(fromRepo))) {
     throw new Error(`worktree path ${path} must be outside the repository ${repoPath}`);

@@ -6,7 +6,7 @@ import { dataDir } from "@/lib/data-dir";
 import { workerId } from "@/lib/worker-id";
 import { getLogger } from "@/lib/log";
 import { announce } from "@/lib/events/publish";
-import { commitAll, commitsAhead, createWorktree, headSha, runBranchName } from "@/lib/git";
+import { commitAll, commitsAhead, createFreshWorktree, createWorktree, headSha, runBranchName } from "@/lib/git";
 import { requireAdapter } from "@/lib/agents/registry";
 import { supervisedAdapter } from "@/lib/runs/watchdog";
 import { createRunToken } from "@/lib/auth/tokens";
@@ -27,25 +27,25 @@ import { teamPriceTable } from "@/lib/budgets/prices";
 import { whenPostgresAnswers } from "@/lib/runs/backoff";
 import { leadPrompt } from "@/lib/threads/lead-run";
 import { advanceRoutes } from "@/lib/threads/routing";
-import { freshBranchName } from "@/lib/runs/run-branch";
 import { campaignCommitTitle, campaignRunInput, checkArchitectAnswer, isCampaignRun } from "@/lib/runs/campaign-run";
 
 
-// One transaction: a connection lost between the claim and the read must not leave a run
-// claimed by nobody (its job's retry would find it taken and it would wait to be lost).
+// Read first, then claim with one conditional UPDATE: no interactive transaction on the path of
+// every run start, and no read after the claim that a lost connection could leave undone (the
+// run would be claimed by nobody, and its job's retry would find it taken).
 async function claimRun(runId: string, me: string) {
   const env = getEnv();
-  return getDb().$transaction(async (tx) => {
-    const n = await tx.run.updateMany({
-      where: { id: runId, status: "queued", remote: false },
-      data: { status: "starting", workerId: me, leaseExpiresAt: new Date(Date.now() + env.LEASE_TTL_MS), heartbeatAt: new Date() },
-    });
-    if (n.count !== 1) return null;
-    return tx.run.findUniqueOrThrow({
-      where: { id: runId },
-      include: { project: { include: { settings: true } }, prompt: true, agentProfile: true },
-    });
+  const db = getDb();
+  const run = await db.run.findFirst({
+    where: { id: runId, status: "queued", remote: false },
+    include: { project: { include: { settings: true } }, prompt: true, agentProfile: true },
   });
+  if (!run) return null;
+  const n = await db.run.updateMany({
+    where: { id: runId, status: "queued", remote: false },
+    data: { status: "starting", workerId: me, leaseExpiresAt: new Date(Date.now() + env.LEASE_TTL_MS), heartbeatAt: new Date() },
+  });
+  return n.count === 1 ? run : null;
 }
 
 /**
@@ -103,10 +103,14 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
   if (!repoPath) throw new Error("the project has no repository path");
 
   const baseBranch = project.activeBranch ?? project.baseBranch;
-  const branch = prompt?.branch ?? (prompt ? await freshBranchName(repoPath, runBranchName(prompt.number, prompt.title)) : `ringmaster/${run.kind}-${run.id}`);
   // One worktree per branch: a retry on the same branch continues in it.
-  const path = resolve(dataDir(), "worktrees", project.id, branch.replaceAll("/", "_"));
-  const wt = await createWorktree({ repoPath, path, branch, baseBranch });
+  const pathOf = (b: string) => resolve(dataDir(), "worktrees", project.id, b.replaceAll("/", "_"));
+  // A prompt's first run (or its first after a merge conflict) starts a new branch, on the fast path.
+  const known = prompt ? prompt.branch : `ringmaster/${run.kind}-${run.id}`;
+  const wt = known
+    ? await createWorktree({ repoPath, path: pathOf(known), branch: known, baseBranch })
+    : await createFreshWorktree({ repoPath, name: runBranchName(prompt!.number, prompt!.title), baseBranch, pathOf });
+  const branch = wt.branch;
   if (prompt && !prompt.branch) await untilDb("branch", () => db.prompt.update({ where: { id: prompt.id }, data: { branch } }));
 
   const token = await untilDb("token", () => createRunToken({ id: run.id, projectId: project.id, teamId: project.teamId }, settings.maxRunDurationMs + 10 * 60_000));

@@ -38,8 +38,9 @@ export async function openRunSandbox(input: { worktree: string; settings: Sandbo
     input.log(`[ringmaster] WARNING: running UNSANDBOXED, as this project's admin chose (${status.reason})`);
     return UNSANDBOXED;
   }
-  const [commonDir, worktreeDir] = (await git(input.worktree, ["rev-parse", "--path-format=absolute", "--git-common-dir", "--git-dir"])).trim().split("\n");
-  const branchRef = (await git(input.worktree, ["symbolic-ref", "HEAD"])).trim();
+  // One process: each git start counts on the path of every run.
+  const [commonDir, worktreeDir, branchRef] = (await git(input.worktree, ["rev-parse", "--path-format=absolute", "--git-common-dir", "--git-dir", "--symbolic-full-name", "HEAD"])).trim().split("\n");
+  if (!branchRef?.startsWith("refs/heads/")) throw new Error(`the worktree ${input.worktree} has no branch checked out`);
   return startSandbox(status.host, {
     worktree: input.worktree,
     git: { commonDir, worktreeDir, branchRefsDir: join(commonDir, dirname(branchRef)) },
