@@ -16,9 +16,11 @@ import { startMaintenance } from "@/workers/maintenance";
 import { migrateReceipts } from "@/lib/lead/migrate";
 import { waitForDependencies } from "@/lib/health";
 import { startWebhookListener } from "@/lib/webhooks/listener";
+import { useGitSpawnThread } from "@/lib/git/spawn-thread";
 
 async function main() {
   const env = getEnv();
+  useGitSpawnThread();
   const log = getLogger("workers");
   let closing = false;
   let workers: Worker[] = [];

@@ -2,6 +2,7 @@ import { inheritedProcessEnv } from "@/lib/env";
 import { spawn } from "node:child_process";
 import { DomainError, INTERNAL } from "@/lib/errors";
 import { parseConfigList, PlantedConfigError, plantedConfigOverrides } from "@/lib/git/planted-config";
+import { gitInThread } from "@/lib/git/spawn-thread";
 
 export const COMMITTER = { name: "Ringmaster", email: "ringmaster@localhost" } as const;
 
@@ -81,6 +82,14 @@ async function guardedArgs(cwd: string, args: readonly string[], opts: GitOption
 }
 
 function runOnce(cwd: string, args: readonly string[], opts: GitOptions): Promise<string> {
+  const inThread = gitInThread(cwd, [...BASE_CONFIG, ...args], gitEnv(opts.env));
+  if (inThread) {
+    return inThread.then((exit) => {
+      if ("error" in exit) throw new GitError(cwd, args, null, exit.error);
+      if (exit.code === 0) return exit.stdout;
+      throw new GitError(cwd, args, exit.code, exit.stderr.trim());
+    });
+  }
   return new Promise((resolve, reject) => {
     // Next's types declare NODE_ENV as always present; git has no use for it.
     const env = gitEnv(opts.env) as NodeJS.ProcessEnv;
