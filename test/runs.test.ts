@@ -32,7 +32,9 @@ describe("an agent run", () => {
     expect(seen).toContain(`RINGMASTER_RUN_ID=${run!.id}`);
     expect(seen).toContain(`RINGMASTER_PROMPT_ID=${prompt.id}`);
     expect(seen).toContain(`RINGMASTER_PROJECT_ID=${project.id}`);
-    expect(seen).toMatch(/RINGMASTER_TOKEN=rm_run_/);
+    // The agent has its run token; the stored log shows it masked.
+    expect(seen).toContain("RINGMASTER_TOKEN=[RINGMASTER_TOKEN masked]");
+    expect(seen).not.toContain("rm_run_");
     expect(seen).toMatch(/RINGMASTER_URL=http/);
     expect(seen).not.toContain("DATABASE_URL");
     expect(seen).not.toContain("REDIS_URL");
