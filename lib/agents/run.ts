@@ -23,9 +23,10 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunOutcome> 
   const { adapter, context, onEvent, onLine, ...processOptions } = opts;
   const last: { result: ResultEvent | null; at: number } = { result: null, at: -Infinity };
   const finalText = new FinalText();
-  const command = adapter.build(context);
+  const { program, ...command } = adapter.build(context);
   const path = processOptions.env.PATH;
-  const missing = command.shell || path === undefined ? null : missingCli(adapter.name, command.command, path);
+  const checked = command.shell ? program : command.command;
+  const missing = checked === undefined || path === undefined ? null : missingCli(adapter.name, checked, path);
   if (missing) throw new Error(`cannot start the agent: ${missing}`);
   const outcome = await runAgentProcess({
     ...processOptions,

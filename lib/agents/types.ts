@@ -63,6 +63,8 @@ export type AgentCommand = {
   stdin?: string;
   /** Run `command` through /bin/sh -c (args are then appended to it unquoted, so leave them empty). */
   shell?: boolean;
+  /** The CLI a shell line runs, looked for on PATH before it starts. */
+  program?: string;
 };
 
 export type AgentAdapter = {
