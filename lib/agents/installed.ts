@@ -14,6 +14,9 @@ export const CLI_SOURCES: Record<string, { command: string; install: string }> =
   pi: { command: "pi", install: "npm install -g @mariozechner/pi-coding-agent" },
   opencode: { command: "opencode", install: "npm install -g opencode-ai" },
   copilot: { command: "copilot", install: "npm install -g @github/copilot" },
+  cline: { command: "cline", install: "npm install -g cline" },
+  kilo: { command: "kilo", install: "npm install -g @kilocode/cli" },
+  droid: { command: "droid", install: "npm install -g droid" },
   aider: { command: "aider", install: "python -m pip install aider-install && aider-install" },
 };
 

@@ -103,8 +103,37 @@ const copilot: PermissionModes = {
   conflicting: ["--allow-all", "--yolo", "--allow-all-tools"],
 };
 
+// `kilo run --help` (@kilocode/cli 7.7.7, an opencode fork): the same --auto as opencode.
+const kilo: PermissionModes = { ...opencode, modes: opencode.modes.map((m) => ({ ...m, allows: m.allows.replace("opencode's", "Kilo's") })) };
+
+// `cline --help` (cline 3.0.65): --auto-approve defaults to true; --yolo also disables sub-agents and
+// runs until the model calls submit_and_exit; --plan plans without acting.
+const cline: PermissionModes = {
+  flag: "--auto-approve",
+  default: "auto-approve",
+  modes: [
+    { value: "auto-approve", allows: "every tool without asking: edits, shell commands (tests, builds), web fetches", args: ["--auto-approve", "true"] },
+    { value: "plan", allows: "reads and plans; edits nothing and runs nothing", args: ["--plan"] },
+  ],
+  conflicting: ["--auto-approve", "--yolo", "-y", "--plan", "-p"],
+};
+
+// `droid exec --help` (droid 0.215.0): read-only without flags, --auto low|medium|high, or no checks.
+const droid: PermissionModes = {
+  flag: "--auto",
+  default: "skip-permissions-unsafe",
+  modes: [
+    { value: "skip-permissions-unsafe", allows: "every tool and command without its own checks (Ringmaster's sandbox still confines the run): edits, tests, builds, network by the project's allow-list", args: ["--skip-permissions-unsafe"] },
+    { value: "high", allows: "edits and commands, git push and running downloaded code; droid still blocks what it judges system-wide" },
+    { value: "medium", allows: "edits, builds, tests, package installs and local git; no git push" },
+    { value: "low", allows: "file edits and basic file commands; builds and tests are denied" },
+    { value: "read-only", allows: "reads and read-only commands; edits nothing", args: [] },
+  ],
+  conflicting: ["--auto", "--skip-permissions-unsafe"],
+};
+
 /** The adapters with a permission mode; the others (aider, shell, demo) have none to set. */
-export const PERMISSION_MODES: Partial<Record<string, PermissionModes>> = { claude, codex, gemini, qwen, pi, opencode, copilot };
+export const PERMISSION_MODES: Partial<Record<string, PermissionModes>> = { claude, codex, gemini, qwen, pi, opencode, copilot, cline, kilo, droid };
 
 export function permissionModesOf(adapter: string): PermissionModes | null {
   return Object.hasOwn(PERMISSION_MODES, adapter) ? PERMISSION_MODES[adapter]! : null;

@@ -3,7 +3,7 @@ import { AGENT_NAMES, getAdapter, isAgentName, requireAdapter } from "@/lib/agen
 
 describe("agent registry", () => {
   it("knows every adapter by its own name", () => {
-    expect(AGENT_NAMES).toEqual(["claude", "codex", "gemini", "qwen", "pi", "opencode", "copilot", "aider", "shell", "demo"]);
+    expect(AGENT_NAMES).toEqual(["claude", "codex", "gemini", "qwen", "pi", "opencode", "copilot", "cline", "kilo", "droid", "aider", "shell", "demo"]);
     for (const name of AGENT_NAMES) expect(requireAdapter(name).name).toBe(name);
   });
 
@@ -11,7 +11,7 @@ describe("agent registry", () => {
     expect(getAdapter("cursor")).toBeNull();
     expect(getAdapter("toString")).toBeNull();
     expect(isAgentName("__proto__")).toBe(false);
-    expect(() => requireAdapter("cursor")).toThrow('Unknown agent adapter "cursor"; expected one of: claude, codex, gemini, qwen, pi, opencode, copilot, aider, shell, demo');
+    expect(() => requireAdapter("cursor")).toThrow('Unknown agent adapter "cursor"; expected one of: claude, codex, gemini, qwen, pi, opencode, copilot, cline, kilo, droid, aider, shell, demo');
   });
 
   // Linux refuses any single argument over 128 KiB (E2BIG) before the CLI starts.

@@ -1,9 +1,12 @@
 import { aiderAdapter } from "@/lib/agents/aider";
 import { claudeAdapter } from "@/lib/agents/claude";
+import { clineAdapter } from "@/lib/agents/cline";
 import { codexAdapter } from "@/lib/agents/codex";
 import { copilotAdapter } from "@/lib/agents/copilot";
 import { demoAdapter } from "@/lib/agents/demo";
+import { droidAdapter } from "@/lib/agents/droid";
 import { geminiAdapter } from "@/lib/agents/gemini";
+import { kiloAdapter } from "@/lib/agents/kilo";
 import { opencodeAdapter } from "@/lib/agents/opencode";
 import { piAdapter } from "@/lib/agents/pi";
 import { qwenAdapter } from "@/lib/agents/qwen";
@@ -18,6 +21,9 @@ const adapters = {
   pi: piAdapter,
   opencode: opencodeAdapter,
   copilot: copilotAdapter,
+  cline: clineAdapter,
+  kilo: kiloAdapter,
+  droid: droidAdapter,
   aider: aiderAdapter,
   shell: shellAdapter,
   demo: demoAdapter,

@@ -33,6 +33,11 @@ describe("runAgent end to end with stand-in CLIs replaying real transcripts", ()
     expect(spawned).toBe(false);
   });
 
+  it("checks the CLI a shell line runs too (cline's `cat | cline …`)", async () => {
+    const run = runAgent({ adapter: requireAdapter("cline"), context: { prompt: "p", worktree: await tempDir() }, env: fixtureEnv() });
+    await expect(run).rejects.toThrow("cannot start the agent: the cline adapter runs `cline`, which is not installed on this machine (not found on PATH ");
+  });
+
   it.each([
     ["claude", { ok: true, costUsd: 0.0421275, inputTokens: 70616, outputTokens: 412 }],
     ["codex", { ok: true, inputTokens: 24763, cacheReadTokens: 24448, outputTokens: 122, summary: "Created `hello.txt` with a greeting. There is no test script to run yet." }],
