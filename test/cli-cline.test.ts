@@ -9,8 +9,7 @@ import { clineAdapter } from "@/lib/agents/cline";
 import { RunMeter } from "@/lib/spend/meter";
 import { cachedCli } from "./helpers/agent-cli-cache";
 import { startChatDouble } from "./helpers/chat-double";
-import { cliEnv, gitWorktree, groupMembers, runCli } from "./helpers/conformance";
-import { waitUntil } from "./helpers/fixtures";
+import { cliEnv, gitWorktree, runCli, sharedConformanceCases } from "./helpers/conformance";
 
 const run = promisify(execFile);
 const VERSION = "3.0.65";
@@ -52,13 +51,6 @@ describe.skipIf("skip" in cli)(`the real Cline CLI ${VERSION}`, () => {
     expect(meter.totals).toEqual({ inputTokens: 2000, outputTokens: 100, costUsd: expect.closeTo(0.0026, 12), toolCalls: 1 });
   });
 
-  it("takes a 150 KB CJK prompt whole on stdin", async () => {
-    const prompt = `Write hello.txt ${"漢字".repeat(25_000)}`;
-    const { outcome } = await cline(prompt);
-    expect(outcome.exitCode).toBe(0);
-    expect(double.state.prompts.some((text) => text.includes(prompt))).toBe(true);
-  });
-
   it("fails the run on a model API error, with the CLI's message", async () => {
     double.state.failWith = 500;
     const { outcome } = await cline("Write hello.txt");
@@ -67,17 +59,5 @@ describe.skipIf("skip" in cli)(`the real Cline CLI ${VERSION}`, () => {
     expect(outcome.result).toMatchObject({ type: "result", ok: false, summary: "double says 500", inputTokens: 0, outputTokens: 0 });
   });
 
-  it("on cancel, its whole process group is gone within a second", async () => {
-    double.state.hang = true;
-    const abort = new AbortController();
-    const before = double.state.requests.length;
-    const running = cline("Write hello.txt", abort.signal);
-    // A loaded machine can take a while to start the CLI: a generous deadline.
-    await waitUntil("cline to call the model", async () => double.state.requests.length > before, 120_000);
-    abort.abort("cancelled by a person");
-    const { outcome, pid } = await running;
-    double.state.hang = false;
-    expect(outcome.cancelled).toBe(true);
-    expect(groupMembers(pid)).toEqual([]);
-  });
+  sharedConformanceCases("cline", cline, double.state);
 });

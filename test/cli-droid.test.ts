@@ -7,8 +7,7 @@ import { droidAdapter } from "@/lib/agents/droid";
 import { RunMeter } from "@/lib/spend/meter";
 import { cachedCli } from "./helpers/agent-cli-cache";
 import { startChatDouble } from "./helpers/chat-double";
-import { cliEnv, gitWorktree, groupMembers, runCli } from "./helpers/conformance";
-import { waitUntil } from "./helpers/fixtures";
+import { cliEnv, gitWorktree, runCli, sharedConformanceCases } from "./helpers/conformance";
 
 // `droid` is the package Factory publishes its CLI under with the Linux binary beside it;
 // `@factory/cli` 0.225.1 names a platform package the registry does not have.
@@ -53,13 +52,6 @@ describe.skipIf("skip" in cli)(`the real Factory Droid CLI ${VERSION}`, () => {
     expect(meter.totals).toEqual({ inputTokens: 2000, outputTokens: 100, costUsd: expect.closeTo(0.0026, 12), toolCalls: 1 });
   });
 
-  it("takes a 150 KB CJK prompt whole on stdin", async () => {
-    const prompt = `Write hello.txt ${"漢字".repeat(25_000)}`;
-    const { outcome } = await droid(prompt);
-    expect(outcome.exitCode).toBe(0);
-    expect(double.state.prompts.some((text) => text.includes(prompt))).toBe(true);
-  });
-
   // droid retries a 5xx for over a minute and then exits 0 with no result line (seen with a 500):
   // a 400, which it does not retry, shows how it reports a model API error.
   it("fails the run on a model API error, with the CLI's message", async () => {
@@ -71,17 +63,5 @@ describe.skipIf("skip" in cli)(`the real Factory Droid CLI ${VERSION}`, () => {
     expect(events.filter((e) => e.type === "log")).toEqual([{ type: "log", text: "error: Exec failed" }]);
   });
 
-  it("on cancel, its whole process group is gone within a second", async () => {
-    double.state.hang = true;
-    const abort = new AbortController();
-    const before = double.state.requests.length;
-    const running = droid("Write hello.txt", abort.signal);
-    // A loaded machine can take a while to start the CLI: a generous deadline.
-    await waitUntil("droid to call the model", async () => double.state.requests.length > before, 120_000);
-    abort.abort("cancelled by a person");
-    const { outcome, pid } = await running;
-    double.state.hang = false;
-    expect(outcome.cancelled).toBe(true);
-    expect(groupMembers(pid)).toEqual([]);
-  });
+  sharedConformanceCases("droid", droid, double.state);
 });

@@ -7,8 +7,7 @@ import { kiloAdapter } from "@/lib/agents/kilo";
 import { RunMeter } from "@/lib/spend/meter";
 import { cachedCli, CLI_CACHE } from "./helpers/agent-cli-cache";
 import { startChatDouble } from "./helpers/chat-double";
-import { cliEnv, gitWorktree, groupMembers, runCli } from "./helpers/conformance";
-import { waitUntil } from "./helpers/fixtures";
+import { cliEnv, gitWorktree, runCli, sharedConformanceCases } from "./helpers/conformance";
 
 const VERSION = "7.7.7";
 const cli = await cachedCli("@kilocode/cli", VERSION);
@@ -50,28 +49,9 @@ describe.skipIf("skip" in cli)(`the real Kilo Code CLI ${VERSION}`, () => {
     expect(meter.totals).toEqual({ inputTokens: 2000, outputTokens: 100, costUsd: expect.closeTo(0.0026, 12), toolCalls: 1 });
   });
 
-  it("takes a 150 KB CJK prompt whole on stdin", async () => {
-    const prompt = `Write hello.txt ${"漢字".repeat(25_000)}`;
-    const { outcome } = await kilo(prompt);
-    expect(outcome.exitCode).toBe(0);
-    expect(double.state.prompts.some((text) => text.includes(prompt))).toBe(true);
-  });
-
   // Kilo retries a model API error as opencode does: a 400 was still being retried after 90 s,
   // so this test does not wait it out. The error event it then prints is opencode's, read by the
   // same reader and replayed in lib/agents/opencode.test.ts.
 
-  it("on cancel, its whole process group is gone within a second", async () => {
-    double.state.hang = true;
-    const abort = new AbortController();
-    const before = double.state.requests.length;
-    const running = kilo("Write hello.txt", abort.signal);
-    // A loaded machine can take a while to start the CLI: a generous deadline.
-    await waitUntil("kilo to call the model", async () => double.state.requests.length > before, 120_000);
-    abort.abort("cancelled by a person");
-    const { outcome, pid } = await running;
-    double.state.hang = false;
-    expect(outcome.cancelled).toBe(true);
-    expect(groupMembers(pid)).toEqual([]);
-  });
+  sharedConformanceCases("kilo", kilo, double.state);
 });

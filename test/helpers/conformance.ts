@@ -3,8 +3,10 @@ import { readdirSync, readFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { expect, it } from "vitest";
 import { runAgent, type AgentRunOutcome } from "@/lib/agents/run";
 import type { AgentAdapter, AgentEvent, BuildContext } from "@/lib/agents/types";
+import { waitUntil } from "./fixtures";
 
 /** A fresh git repository for a real CLI to work in, as a run's worktree is. */
 export async function gitWorktree(): Promise<string> {
@@ -46,4 +48,35 @@ export function groupMembers(pgid: number): number[] {
     }
   }
   return alive;
+}
+
+type DoubleState = { requests: string[]; prompts: string[]; hang: boolean };
+type CliRun = (prompt: string, signal?: AbortSignal) => Promise<{ outcome: AgentRunOutcome; pid: number }>;
+
+/**
+ * The cases every real-CLI conformance test shares, against a model API double's `state`:
+ * a 150 KB CJK prompt reaches the model whole (on stdin, never one argument), and a cancelled
+ * run leaves no process of its group.
+ */
+export function sharedConformanceCases(cli: string, run: CliRun, state: DoubleState) {
+  it("takes a 150 KB CJK prompt whole on stdin", async () => {
+    const prompt = `Write hello.txt ${"漢字".repeat(25_000)}`;
+    const { outcome } = await run(prompt);
+    expect(outcome.exitCode).toBe(0);
+    expect(state.prompts.some((text) => text.includes(prompt))).toBe(true);
+  });
+
+  it("on cancel, its whole process group is gone within a second", async () => {
+    state.hang = true;
+    const abort = new AbortController();
+    const before = state.requests.length;
+    const running = run("Write hello.txt", abort.signal);
+    // A loaded machine can take a while to start the CLI: a generous deadline.
+    await waitUntil(`${cli} to call the model`, async () => state.requests.length > before, 120_000);
+    abort.abort("cancelled by a person");
+    const { outcome, pid } = await running;
+    state.hang = false;
+    expect(outcome.cancelled).toBe(true);
+    expect(groupMembers(pid)).toEqual([]);
+  });
 }
