@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { requireAdapter } from "@/lib/agents/registry";
 import { runAgent } from "@/lib/agents/run";
+import { exitVerdict } from "@/lib/agents/exit-verdict";
 import { commitAll, git, gitCheck, headSha } from "@/lib/git";
 import { authEnv } from "@/lib/git/push";
 import { supervisedAdapter } from "@/lib/runs/watchdog";
@@ -178,7 +179,11 @@ async function runAndCommit(work: RunWork, path: string, opts: WorkOptions, log:
   if (guard?.stopReason) return { ...base, status: "failed", error: guard.stopReason, retry: false };
   if (exit.timedOut) return { ...base, status: "timed_out", error: `exceeded the maximum duration of ${work.maxRunDurationMs} ms` };
   if (signal.aborted) return { ...base, status: "cancelled", error: String(signal.reason) };
-  if (exit.exitCode !== 0) return { ...base, status: "failed", error: `agent exited with ${exit.exitCode ?? exit.signal}` };
+  const verdict = exitVerdict(requireAdapter(work.adapter), exit);
+  if (verdict) {
+    if (verdict.note) log.push(`[runner] ${verdict.error}`);
+    return { ...base, status: "failed", error: verdict.error };
+  }
   if (!sawSignal) return { ...base, status: "failed", error: `completion signal "${work.completionSignal}" not printed` };
   if (work.kind === "lead") return { ...base, status: "succeeded", commitSha: null };
   const title = work.prompt.split("\n")[0].replace(/^#\s*/, "").replace(/^Prompt (\d+):\s*/, "feat(prompt-$1): ") || `run ${work.id}`;

@@ -15,6 +15,9 @@ export const droidAdapter: AgentAdapter = {
     stdin: prompt,
   }),
   parseLine: (line) => parseDroidLine(line),
+  // After a model API error it cannot get past (a 5xx, retried for about 90 s) droid exits 0
+  // with no `completion` line: that run did not finish.
+  resultRequired: true,
 };
 
 export function parseDroidLine(line: string): AgentEvent[] {

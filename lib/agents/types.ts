@@ -71,4 +71,9 @@ export type AgentAdapter = {
   name: string;
   build(ctx: BuildContext): AgentCommand;
   parseLine(line: string, stream: OutputStream): AgentEvent[];
+  /**
+   * The CLI ends every run it finished with a result line: an exit 0 without one is a failure
+   * (droid exits 0 with none once its retries of a model API error are spent).
+   */
+  resultRequired?: boolean;
 };

@@ -1,6 +1,7 @@
 import { getDb } from "@/lib/db";
 import type { LaunchSpec } from "@/lib/agents/process";
 import { runAgent } from "@/lib/agents/run";
+import { exitVerdict } from "@/lib/agents/exit-verdict";
 import type { AgentAdapter, BuildContext } from "@/lib/agents/types";
 import type { RunOutcome } from "@/lib/runs/complete";
 import type { RunLogSink } from "@/lib/runs/log-sink";
@@ -77,14 +78,10 @@ export async function runAgentAndVerify(input: {
   if (signal.aborted) return { ...base, status: "cancelled", error: String(signal.reason) };
   // The CLI's own words on why it failed (a model API error, say) lead the run's error, which
   // heads the prompt's failure log (the log's tail follows it).
-  const failed = exit.result && !exit.result.ok;
-  const why = failed ? exit.result?.summary?.trim() || null : null;
-  if (exit.exitCode !== 0) return { ...base, status: "failed", error: `agent exited with ${exit.exitCode ?? exit.signal}${why ? `: ${why}` : ""}` };
-  // Some CLIs (pi) exit 0 after a model API error: their failed result is what says the run failed.
-  if (failed) {
-    const error = `the agent reported a failure: ${why ?? "no reason given"}`;
-    log.push(`[ringmaster] ${error}`);
-    return { ...base, status: "failed", error };
+  const verdict = exitVerdict(input.adapter, exit);
+  if (verdict) {
+    if (verdict.note) log.push(`[ringmaster] ${verdict.error}`);
+    return { ...base, status: "failed", error: verdict.error };
   }
   if (!sawSignal) return { ...base, status: "failed", error: `completion signal "${profile.completionSignal}" not printed` };
   const denied = deniedCalls(exit.result?.deniedTools);
