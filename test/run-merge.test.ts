@@ -1,8 +1,9 @@
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
+import { dataDir } from "@/lib/data-dir";
 import { commitAll, createWorktree, git } from "@/lib/git";
 import { mergeRun } from "@/lib/runs/merge";
 import { addPrompt, createTeamWithProject } from "./helpers/fixtures";
@@ -180,5 +181,35 @@ describe("the merge queue (seed 003)", () => {
     await getDb().project.update({ where: { id: project.id }, data: { repoPath: null } });
     expect(await mergeRun(run.id)).toBe("skipped");
     expect((await getDb().run.findUniqueOrThrow({ where: { id: run.id } })).mergeStatus).toBe("skipped");
+  });
+
+  it("merges a remote runner's pushed branch from a worktree it makes here, once the branch holds the reported commit", async () => {
+    const { project, prompt, run, path, repoPath } = await awaitingMerge();
+    // The runner pushed the branch into the repository; no worktree of it exists on this machine.
+    await git(repoPath, ["worktree", "remove", "--force", path]);
+    await getDb().run.update({ where: { id: run.id }, data: { remote: true, worktreePath: null } });
+    expect(await mergeRun(run.id)).toBe("merged");
+    const here = resolve(dataDir(), "worktrees", project.id, "ringmaster_4-add-search");
+    const merged = await getDb().run.findUniqueOrThrow({ where: { id: run.id } });
+    expect(merged).toMatchObject({ mergeStatus: "merged", error: null, worktreePath: here, mergedSha: (await git(repoPath, ["rev-parse", "main"])).trim() });
+    expect(merged.worktreeGoneAt).toBeInstanceOf(Date);
+    expect(existsSync(here)).toBe(false);
+    expect(await onBranch(repoPath, "main", "shared.txt")).toBe("from the run");
+    expect((await getDb().prompt.findUniqueOrThrow({ where: { id: prompt.id } })).status).toBe("done");
+  });
+
+  it("fails a remote run whose pushed branch is missing or does not hold the commit it reported, leaving its prompt alone", async () => {
+    const { prompt, run, path, repoPath } = await awaitingMerge();
+    await git(repoPath, ["worktree", "remove", "--force", path]);
+    const mainSha = (await git(repoPath, ["rev-parse", "main"])).trim();
+    for (const data of [{ commitSha: mainSha }, { commitSha: null }, { branch: "ringmaster/never-pushed" }]) {
+      await getDb().run.update({ where: { id: run.id }, data: { remote: true, worktreePath: null, mergeStatus: "pending", error: null, branch: BRANCH, commitSha: run.commitSha, ...data } });
+      expect(await mergeRun(run.id)).toBe("failed");
+      expect(await getDb().run.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({
+        mergeStatus: "failed", error: "the runner reported a commit its pushed branch does not hold", worktreePath: null,
+      });
+    }
+    expect(await getDb().prompt.findUniqueOrThrow({ where: { id: prompt.id } })).toMatchObject({ status: "in_progress", attempts: 0, branch: BRANCH });
+    expect(await onBranch(repoPath, "main", "shared.txt")).toBeNull();
   });
 });

@@ -5,11 +5,11 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db";
+import { getDb, getPool } from "@/lib/db";
 import { runTick } from "@/lib/loop/tick";
 import { QUEUE_RAN_DRY } from "@/lib/activity/change";
 import { getQueue, tickSchedulerId, upsertTickScheduler } from "@/lib/queues";
-import { addPrompt } from "./helpers/fixtures";
+import { addPrompt, waitUntil } from "./helpers/fixtures";
 import { activity, createBareProject, emptyQueues, loopStateOf, queuedJobs } from "./helpers/runs";
 
 const now = new Date("2026-11-23T12:00:00.000Z");
@@ -236,5 +236,64 @@ describe("what a tick does with its decision", () => {
     expect(await runTick(project.id, clock)).toMatchObject({ decision: { kind: "idle" } });
     expect((await loopStateOf(project.id)).mode).toBe("stopped");
     expect(await getQueue("tick").getJobScheduler(tickSchedulerId(project.id))).toBeUndefined();
+  });
+});
+
+describe("a tick's edges", () => {
+  it("releases its lock when it throws, so the next tick runs", async () => {
+    const { project } = await runningProject();
+    await addPrompt(project.id, { number: 1, title: "one", body: "" });
+    const broken = () => { throw new Error("clock broke"); };
+    await expect(runTick(project.id, broken)).rejects.toThrow("clock broke");
+    expect(await loopStateOf(project.id)).toMatchObject({ tickLockedUntil: null, tickLockedBy: null, tickCount: 0 });
+    expect(await runsOf(project.id)).toEqual([]);
+    expect(await runTick(project.id, clock)).toMatchObject({ skipped: false, decision: { kind: "spawn_executor", promptNumber: 1 } });
+    expect(await loopStateOf(project.id)).toMatchObject({ tickLockedUntil: null, tickLockedBy: null, tickCount: 1 });
+  });
+
+  it("says why when the budget refuses a planner spawn, and queues nothing", async () => {
+    const { project, profile } = await runningProject({ plannerEnabled: true, dailyBudgetUsd: 1 });
+    await getDb().projectSettings.update({ where: { projectId: project.id }, data: { plannerProfileId: profile.id } });
+    // A lead's turn (no executor, no planner) holds the whole daily budget while it runs.
+    await getDb().run.create({ data: { projectId: project.id, kind: "lead", status: "running", adapter: "demo", reservedUsd: 1, leaseExpiresAt: new Date(Date.now() + 60_000) } });
+    const waiting = "waiting for budget: running runs hold $1.00 of the project's daily budget of $1.00, $0.00 is spent";
+    expect(await runTick(project.id, clock)).toMatchObject({ skipped: false, decision: { kind: "spawn_planner" } });
+    expect((await runsOf(project.id)).map((r) => r.kind)).toEqual(["lead"]);
+    expect(await queuedJobs("spawn")).toEqual([]);
+    expect(await loopStateOf(project.id)).toMatchObject({ mode: "running", lastStatus: waiting, plannerLastSpawnAt: null });
+    expect((await activity(project.id)).map((a) => [a.type, a.message])).toEqual([["loopStatus", waiting]]);
+  });
+
+  it("starts the loop again when a prompt arrives while it stops a dry queue", async () => {
+    const { project } = await runningProject();
+    const done = await addPrompt(project.id, { number: 1, title: "one", body: "" });
+    await getDb().prompt.update({ where: { id: done.id }, data: { status: "done" } });
+    // Another writer's prompt lands after the tick read its snapshot, before it marked the loop
+    // as ran dry: the tick is held at the stop's audit record (a table lock) while it is added.
+    const holder = await getPool().connect();
+    try {
+      await holder.query("BEGIN");
+      await holder.query(`LOCK TABLE "AuditEvent" IN SHARE ROW EXCLUSIVE MODE`);
+      const tick = runTick(project.id, clock);
+      tick.catch(() => {});
+      await waitUntil("the tick waits at the stop", async () => {
+        const { rows } = await holder.query(
+          `SELECT 1 FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+           WHERE c.relname = 'AuditEvent' AND NOT l.granted AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+        );
+        return rows.length > 0;
+      });
+      await getDb().prompt.create({ data: { projectId: project.id, planningKey: project.planningKey, number: 2, title: "two", body: "", priority: 3 } });
+      await holder.query("COMMIT");
+      expect(await tick).toMatchObject({ skipped: false, decision: { kind: "all_done" } });
+    } finally {
+      holder.release();
+    }
+    expect(await loopStateOf(project.id)).toMatchObject({ mode: "running", pauseReason: null });
+    expect((await activity(project.id)).map((a) => a.message)).toEqual([
+      "Loop stopped: all done, no tasks remain (a new prompt or Start runs it again)",
+      "Loop started again: a prompt arrived as the queue ran dry",
+      "All done: no pending or in-progress prompts and no planner configured",
+    ]);
   });
 });
