@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { encryptSecret } from "@/lib/crypto/secrets";
 import { receiveGithubDelivery, signatureMatches } from "@/lib/github/intake";
-import { forgetRepoTargets } from "@/lib/github/webhook-secrets";
+import { forgetRepoTargets, freshRepoTargets } from "@/lib/github/webhook-secrets";
 import { processDelivery } from "@/lib/github/deliveries";
 import { getQueue, publishOutboxBatched } from "@/lib/queues";
 import { createBareProject, queuedJobs } from "./helpers/runs";
@@ -87,6 +87,23 @@ describe("webhook intake (invariant 6)", () => {
     expect(await receiveGithubDelivery(unknownRepo.headers, unknownRepo.raw)).toEqual(refused("signature does not match"));
     expect(await getDb().webhookDelivery.count()).toBe(0);
     expect(await queuedJobs("github")).toEqual([]);
+  });
+
+  it("reads a repository's secrets again after a mismatch at most once a second: a secret rotated within that second is refused", async () => {
+    const { project, fullName } = await githubProject();
+    const body = { action: "opened", repository: { full_name: fullName } };
+    const first = delivery("pull_request", body, OWN_SECRET);
+    expect((await receiveGithubDelivery(first.headers, first.raw)).status).toBe(202);
+    const rotated = "rotated-webhook-secret-0002";
+    await getDb().githubConnection.update({ where: { id: project.githubConnectionId! }, data: { encryptedWebhookSecret: encryptSecret(rotated) } });
+    // A re-read (it finds the rotated secret) stamped an hour ahead: every mismatch until then falls within its second.
+    await freshRepoTargets(fullName, Date.now() + 3_600_000);
+    await getDb().githubConnection.update({ where: { id: project.githubConnectionId! }, data: { encryptedWebhookSecret: encryptSecret("rotated-again-0003") } });
+    const held = delivery("pull_request", body, "rotated-again-0003");
+    expect(await receiveGithubDelivery(held.headers, held.raw)).toEqual(refused("signature does not match"));
+    expect(await rowOf(held.id)).toBeNull();
+    const cached = delivery("pull_request", body, rotated);
+    expect((await receiveGithubDelivery(cached.headers, cached.raw)).status).toBe(202);
   });
 
   it("never attributes a delivery signed with the environment secret to a project that has its own", async () => {

@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db";
+import { getDb, getPool } from "@/lib/db";
 import { runTick } from "@/lib/loop/tick";
-import { closeRunnerWake } from "@/lib/runners/wake";
+import { closeRunnerWake, wakeRunners } from "@/lib/runners/wake";
 import { GET as poll } from "@/app/api/runner/poll/route";
 import { POST as answer } from "@/app/api/runner/offers/[id]/route";
 import { POST as offer } from "@/app/api/runners/[id]/offers/route";
 import { createBareProject, queuedJobs } from "./helpers/runs";
+import { waitUntil } from "./helpers/fixtures";
 import { apiToken, params, request } from "./helpers/api";
 import { poolRun, registeredAgent, runnerRequest, runnerToken } from "./helpers/runners";
 
@@ -61,6 +62,55 @@ describe("the runner long-poll", () => {
     const bad = await poll(runnerRequest("GET", "/api/runner/poll?wait=61", token, agent), noParams);
     expect(bad.status).toBe(400);
     expect((await bad.json()).error.field).toBe("wait");
+  });
+
+  it("brings back a closed runner that polls again, but not with a poll it already gave up on", async () => {
+    const { team } = await createBareProject();
+    const token = await runnerToken(team.id);
+    const agent = await registeredAgent(token);
+    await getDb().agent.update({ where: { id: agent }, data: { status: "offline" } });
+    const gone = new AbortController();
+    gone.abort();
+    const late = await poll(new Request(runnerRequest("GET", "/api/runner/poll?wait=0", token, agent), { signal: gone.signal }), noParams);
+    expect(await late.json()).toEqual({ trigger: null });
+    expect((await getDb().agent.findUniqueOrThrow({ where: { id: agent } })).status).toBe("offline");
+    expect(await pollOnce(token, agent, 0)).toBeNull();
+    expect((await getDb().agent.findUniqueOrThrow({ where: { id: agent } })).status).toBe("idle");
+  });
+
+  it("a held poll whose runner went away, or whose token was revoked, answers null and takes no work", async () => {
+    const { team, project, profile } = await createBareProject();
+    const token = await runnerToken(team.id);
+    const agent = await registeredAgent(token);
+    // Counts the agent's row updates: a poll marks it seen when it arrives (its token's check)
+    // and again in each look for work, in the look's transaction.
+    await getPool().query(`CREATE TABLE IF NOT EXISTS poll_looks (agent text)`);
+    await getPool().query(`CREATE OR REPLACE FUNCTION count_poll_look() RETURNS trigger AS $$ BEGIN INSERT INTO poll_looks VALUES (NEW.id); RETURN NEW; END $$ LANGUAGE plpgsql`);
+    await getPool().query(`CREATE OR REPLACE TRIGGER poll_look AFTER UPDATE ON "Agent" FOR EACH ROW EXECUTE FUNCTION count_poll_look()`);
+    const looks = async () => (await getPool().query(`SELECT count(*)::int AS n FROM poll_looks WHERE agent = $1`, [agent])).rows[0].n as number;
+    // Held: its first look for work found nothing (it committed, so a run added now is not in it).
+    const heldPoll = async (signal?: AbortSignal) => {
+      const before = await looks();
+      const req = runnerRequest("GET", "/api/runner/poll?wait=30", token, agent);
+      const answer = poll(signal ? new Request(req, { signal }) : req, noParams).then((r) => r.json());
+      await waitUntil("the poll has looked", async () => (await looks()) >= before + 2);
+      return { answer };
+    };
+
+    const away = new AbortController();
+    const { answer: abandoned } = await heldPoll(away.signal);
+    const { run } = await poolRun(project, profile, 1);
+    away.abort();
+    expect(await abandoned).toEqual({ trigger: null });
+    expect(await getDb().run.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({ status: "queued", remoteAgentId: null });
+
+    await getDb().run.update({ where: { id: run.id }, data: { status: "cancelled" } });
+    const { answer: revoked } = await heldPoll();
+    await getDb().apiToken.updateMany({ where: { teamId: team.id, kind: "runner" }, data: { revokedAt: new Date() } });
+    const next = await poolRun(project, profile, 2);
+    await wakeRunners(team.id);
+    expect(await revoked).toEqual({ trigger: null });
+    expect(await getDb().run.findUniqueOrThrow({ where: { id: next.run.id } })).toMatchObject({ status: "queued", remoteAgentId: null });
   });
 
   it("hands a run to exactly one of many agents polling at once", async () => {
