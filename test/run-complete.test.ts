@@ -1,5 +1,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
+import { Redis } from "ioredis";
 import { getDb } from "@/lib/db";
+import { runnerWakeChannel } from "@/lib/redis/runner-wake";
+import { waitUntil } from "./helpers/fixtures";
 import { completeRun, type RunOutcome } from "@/lib/runs/complete";
 import { activity, announced, audits, emptyQueues, livePlannerRun, liveRun, loopStateOf, queuedJobs, tokenOf } from "./helpers/runs";
 
@@ -137,5 +140,30 @@ describe("completing a run", () => {
       { type: "taskFailed", message: "planner run: failed", data: { runId: planner.id } },
       { type: "taskCompleted", message: "planner run: done (no changes)", data: { runId: done.id } },
     ]);
+  });
+
+  it("wakes the team's runners when a remote executor run ends (a lead's worker_finished), and for no other run", async () => {
+    const local = await liveRun();
+    const { team, project, profile } = await liveRun();
+    const sub = new Redis(process.env.REDIS_URL!);
+    const woken: string[] = [];
+    sub.on("message", (_channel: string, teamId: string) => woken.push(teamId));
+    await sub.subscribe(runnerWakeChannel());
+    try {
+      // Another team's local executor and remote planner end first: neither wakes anyone (a
+      // wake-up of theirs would arrive before the one awaited below).
+      expect(await completeRun(local.run.id, ok)).toBe(true);
+      const planner = await livePlannerRun(local.project.id, local.profile.id);
+      await getDb().run.update({ where: { id: planner.id }, data: { remote: true } });
+      expect(await completeRun(planner.id, ok)).toBe(true);
+      const remote = await getDb().run.create({
+        data: { projectId: project.id, kind: "executor", status: "running", adapter: "demo", agentProfileId: profile.id, remote: true, leaseExpiresAt: new Date(Date.now() + 60_000) },
+      });
+      expect(await completeRun(remote.id, { ...ok, status: "failed", exitCode: 1, error: "exit code 1" })).toBe(true);
+      await waitUntil("the wake-up", async () => woken.length > 0);
+      expect(woken).toEqual([team.id]);
+    } finally {
+      await sub.quit();
+    }
   });
 });

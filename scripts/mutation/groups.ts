@@ -16,15 +16,38 @@ export interface MutationGroup {
 }
 
 export const GROUPS: Record<string, MutationGroup> = {
-  runs: {
-    modules: [
-      "lib/runs/claim.ts", "lib/runs/complete.ts", "lib/runs/reconcile.ts", "lib/runs/merge.ts",
-      "lib/runs/lease.ts", "lib/runs/cancel.ts", "lib/runs/finish-prompt.ts",
-    ],
-    tests: [
-      "lib/runs/claim.test.ts", "test/claim-limits.test.ts", "test/run-complete.test.ts", "test/run-reconcile.test.ts",
-      "test/run-cancel-lease.test.ts", "test/run-merge.test.ts",
-    ],
+  // The run lifecycle, one group per module so each runs in minutes: a mutant of a value built
+  // when its module loads runs every test of its group, so each group holds only the tests
+  // that reach its modules.
+  "runs-claim": {
+    modules: ["lib/runs/claim.ts"],
+    tests: ["lib/runs/claim.test.ts", "test/claim-limits.test.ts"],
+  },
+  "runs-complete": {
+    modules: ["lib/runs/complete.ts"],
+    tests: ["test/run-complete.test.ts", "test/retry-backoff.test.ts"],
+  },
+  // How a prompt leaves in_progress when its run did not land (used by complete, merge and the sweeper).
+  "runs-finish": {
+    modules: ["lib/runs/finish-prompt.ts"],
+    tests: ["test/finish-prompt.test.ts"],
+  },
+  "runs-reconcile": {
+    modules: ["lib/runs/reconcile.ts"],
+    tests: ["test/run-reconcile.test.ts"],
+  },
+  "runs-merge": {
+    modules: ["lib/runs/merge.ts"],
+    tests: ["test/run-merge.test.ts"],
+  },
+  "runs-cancel": {
+    modules: ["lib/runs/lease.ts", "lib/runs/cancel.ts"],
+    tests: ["test/run-cancel-lease.test.ts"],
+  },
+  // A runner's long-poll for work.
+  "runners-poll": {
+    modules: ["lib/runners/poll.ts"],
+    tests: ["test/runners-poll.test.ts"],
   },
   loop: {
     modules: ["lib/loop/tick.ts", "lib/loop/decide.ts", "lib/loop/backoff.ts", "lib/loop/pick-next-prompt.ts"],
@@ -37,7 +60,7 @@ export const GROUPS: Record<string, MutationGroup> = {
     modules: ["lib/github/review.ts", "lib/github/intake.ts", "lib/github/deliveries.ts", "lib/crypto/secrets.ts"],
     tests: [
       "lib/github/review.test.ts", "lib/crypto/secrets.test.ts", "test/github-intake.test.ts", "test/github-deliveries.test.ts",
-      "test/github-deliveries-act.test.ts",
+      "test/github-deliveries-act.test.ts", "test/github-mentions.test.ts", "test/github-mention-reviews.test.ts",
     ],
   },
   auth: {
