@@ -62,6 +62,17 @@ describe("the lead agent's wake-up rule", () => {
     expect(await leadRuns(thread.id)).toHaveLength(2);
   });
 
+  it("ends a lead run without touching the loop's spawn cooldown (a lead never held a spawn slot)", async () => {
+    const thread = await freshThread();
+    await say(thread.id, "a question");
+    await scanThreads();
+    const [run] = await leadRuns(thread.id);
+    const spawned = new Date("2026-11-23T11:59:00.000Z");
+    await db().loopState.update({ where: { projectId: thread.projectId }, data: { lastSpawnAt: spawned } });
+    await finish(run.id, "succeeded", "answered");
+    expect((await db().loopState.findUniqueOrThrow({ where: { projectId: thread.projectId } })).lastSpawnAt).toEqual(spawned);
+  });
+
   it("leaves a crashed run's turns delivered, and the next run reads them", async () => {
     const thread = await freshThread();
     await say(thread.id, "why did run 12 fail?");

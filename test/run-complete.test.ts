@@ -91,11 +91,14 @@ describe("completing a run", () => {
   });
 
   it("a shutdown hands the prompt back without counting the attempt, keeping the earlier failure log", async () => {
-    const { run, prompt } = await liveRun({ attempts: 1 });
+    const { team, project, run, prompt } = await liveRun({ attempts: 1 });
     await getDb().prompt.update({ where: { id: prompt.id }, data: { failureLog: "first try failed" } });
     await completeRun(run.id, { status: "cancelled", exitCode: null, signal: "SIGTERM", countAttempt: false });
     expect(await getDb().prompt.findUniqueOrThrow({ where: { id: prompt.id } }))
       .toMatchObject({ status: "pending", attempts: 1, failureLog: "first try failed", completedAt: null });
+    // A cancelled run is no error: it is logged, not announced as one.
+    expect((await activity(project.id)).at(-1)).toMatchObject({ type: "taskFailed", message: "#4 Add search: cancelled; back to pending (attempts 1/3)" });
+    expect((await announced(team.id)).filter((e) => e.type === "error")).toEqual([]);
   });
 
   it("a second completion of a finished run changes nothing and reports false", async () => {

@@ -25,7 +25,7 @@ export const GROUPS: Record<string, MutationGroup> = {
   },
   "runs-complete": {
     modules: ["lib/runs/complete.ts"],
-    tests: ["test/run-complete.test.ts", "test/retry-backoff.test.ts"],
+    tests: ["test/run-complete.test.ts", "test/retry-backoff.test.ts", "test/lead.test.ts"],
   },
   // How a prompt leaves in_progress when its run did not land (used by complete, merge and the sweeper).
   "runs-finish": {
@@ -97,6 +97,10 @@ export const EQUIVALENTS: Equivalent[] = [
   {
     file: "lib/runs/complete.ts", original: "outcome.countAttempt ?? true", replacement: "outcome.countAttempt && true",
     reason: "an absent countAttempt stays undefined and takes failPromptAttempt's default, true",
+  },
+  {
+    file: "lib/runs/complete.ts", original: "outcome.retry ?? true", replacement: "outcome.retry && true",
+    reason: "an absent retry stays undefined and takes failPromptAttempt's default, true",
   },
   {
     file: "lib/runs/merge.ts", original: "project.settings?.verifyCommand", replacement: "project.settings.verifyCommand",
