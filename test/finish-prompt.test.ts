@@ -31,6 +31,11 @@ describe("a failed attempt", () => {
     expect(pick(first)).toEqual({ status: "pending", attempts: 1, retryAt: new Date(now.getTime() + 10_000), failureLog: "tests failed" });
     expect(await getDb().prompt.findUniqueOrThrow({ where: { id: prompt.id } })).toMatchObject(pick(first));
 
+    // Counted and retried unless told otherwise.
+    const plain = await inProgress();
+    expect(pick(await tx((t) => failPromptAttempt(t, plain.prompt.id, "plain", undefined, undefined, now))))
+      .toEqual({ status: "pending", attempts: 1, retryAt: new Date(now.getTime() + 10_000), failureLog: "plain" });
+
     const second = await inProgress({ attempts: 1, maxAttempts: 5, failureLog: "earlier" });
     // No new log: the earlier one stays.
     expect(pick(await tx((t) => failPromptAttempt(t, second.prompt.id, null, true, true, now))))
@@ -71,6 +76,9 @@ describe("a conflicted merge", () => {
 
   it("returns the prompt to pending at once without spending an attempt, until its fifth conflict fails it", async () => {
     const { project, prompt } = await inProgress({ attempts: 1, retryAt: new Date("2026-11-23T13:00:00Z") });
+    // Another prompt's conflicts are not this one's.
+    const other = await addPrompt(project.id, { number: 5, title: "Other", body: "" });
+    await conflicts(project.id, other.id, 3);
     await conflicts(project.id, prompt.id, 4);
     expect(pick(await tx((t) => returnConflictedPrompt(t, prompt.id, "conflict in a.txt"))))
       .toEqual({ status: "pending", attempts: 1, retryAt: null, failureLog: "conflict in a.txt" });
@@ -92,6 +100,8 @@ describe("a lost run", () => {
   it("returns its prompt to pending without spending an attempt, until its runs were lost the cap's number of times", async () => {
     const { project, prompt } = await inProgress({ attempts: 1 });
     const lose = () => getDb().run.create({ data: { projectId: project.id, promptId: prompt.id, kind: "executor", status: "lost", adapter: "demo" } });
+    const other = await addPrompt(project.id, { number: 5, title: "Other", body: "" });
+    for (let i = 0; i < 3; i++) await getDb().run.create({ data: { projectId: project.id, promptId: other.id, kind: "executor", status: "lost", adapter: "demo" } });
     await lose();
     await lose();
     expect(pick(await tx((t) => returnLostRunPrompt(t, prompt.id, 3)))).toEqual({ status: "pending", attempts: 1, retryAt: null, failureLog: null });

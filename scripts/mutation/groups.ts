@@ -56,12 +56,25 @@ export const GROUPS: Record<string, MutationGroup> = {
       "lib/loop/pick-next-prompt.test.ts", "test/tick.test.ts", "test/tick-apply.test.ts", "test/campaigns-api.test.ts",
     ],
   },
-  github: {
-    modules: ["lib/github/review.ts", "lib/github/intake.ts", "lib/github/deliveries.ts", "lib/crypto/secrets.ts"],
+  // GitHub intake, one module a group (together they ran well over half an hour).
+  "github-review": {
+    modules: ["lib/github/review.ts"],
+    tests: ["lib/github/review.test.ts", "test/github-mention-reviews.test.ts"],
+  },
+  "github-intake": {
+    modules: ["lib/github/intake.ts"],
+    tests: ["test/github-intake.test.ts"],
+  },
+  "github-deliveries": {
+    modules: ["lib/github/deliveries.ts"],
     tests: [
-      "lib/github/review.test.ts", "lib/crypto/secrets.test.ts", "test/github-intake.test.ts", "test/github-deliveries.test.ts",
-      "test/github-deliveries-act.test.ts", "test/github-mentions.test.ts", "test/github-mention-reviews.test.ts",
+      "test/github-deliveries.test.ts", "test/github-deliveries-act.test.ts", "test/github-mentions.test.ts",
+      "test/github-mention-reviews.test.ts",
     ],
+  },
+  crypto: {
+    modules: ["lib/crypto/secrets.ts"],
+    tests: ["lib/crypto/secrets.test.ts"],
   },
   auth: {
     modules: ["lib/auth/api-tokens.ts", "lib/auth/rate-limit.ts"],
@@ -101,6 +114,10 @@ export const EQUIVALENTS: Equivalent[] = [
   {
     file: "lib/runs/complete.ts", original: "outcome.retry ?? true", replacement: "outcome.retry && true",
     reason: "an absent retry stays undefined and takes failPromptAttempt's default, true",
+  },
+  {
+    file: "lib/runs/finish-prompt.ts", original: "prompt.status !== \"in_progress\"", replacement: "false",
+    reason: "changePromptStatus changes only a prompt still in its from status (in_progress): for any other the early return only saves a write that matches no row",
   },
   {
     file: "lib/runs/merge.ts", original: "project.settings?.verifyCommand", replacement: "project.settings.verifyCommand",
