@@ -65,6 +65,9 @@ describe("review state", () => {
     expect(matchesDetection(item({ author: "Greptile-apps[bot]" }), "greptile")).toBe(true);
     expect(matchesDetection(item({ body: "human words" }), "greptile")).toBe(false);
     expect(matchesDetection(item({ body: "anything" }), "")).toBe(false);
+    // Lower case, not upper: "ß" upper-cases to "SS", so an upper-case match would find "straße" in "strasse".
+    expect(matchesDetection(item({ body: "the strasse bot" }), "Straße")).toBe(false);
+    expect(matchesDetection(item({ body: "the STRASSE bot" }), "strasse")).toBe(true);
   });
 
   it("counts matching feedback and finds the newest even when items arrive out of order", () => {
@@ -76,6 +79,7 @@ describe("review state", () => {
     ];
     expect(reviewStateOf(fresh, "greptile")).toEqual({ count: 3, latestAt: "2026-01-01T00:03:00Z" });
     expect(reviewStateOf([], "greptile")).toEqual({ count: 0, latestAt: null });
+    expect(reviewStateOf([fresh[1], fresh[0], fresh[3]], "greptile")).toEqual({ count: 3, latestAt: "2026-01-01T00:03:00Z" });
   });
 
   it("sees a new review only when the current state has a newer one than the previous", () => {
@@ -95,7 +99,7 @@ describe("the fix prompt", () => {
   it("writes reviews, inline comments with file and line, and comments, each trimmed and under its heading", () => {
     const text = reviewFixPrompt(pr, [
       item({ kind: "review", author: "greptile-apps[bot]", body: " Two issues. \n", state: "CHANGES_REQUESTED" }),
-      item({ kind: "review", author: "approver", body: "", state: "APPROVED" }),
+      item({ kind: "review", author: "approver", body: " \n", state: "APPROVED" }),
       item({ kind: "review", author: "stateless", body: "Plain." }),
       item({ kind: "inline", author: "greptile-apps[bot]", body: " Handle null here. ", path: "src/a.ts", line: 12 }),
       item({ kind: "inline", author: "carol", body: "Whole file.", path: "src/b.ts", line: null }),

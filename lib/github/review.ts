@@ -21,9 +21,9 @@ export interface FeedbackItem {
 
 export interface ReviewState { count: number; latestAt: string | null }
 
-const lower = (s: string | null | undefined) => (s ?? "").toLowerCase();
+const lower = (s: string) => s.toLowerCase();
 
-export const isOwn = (author: string, botLogin: string | null) => Boolean(botLogin) && lower(author) === lower(botLogin);
+export const isOwn = (author: string, botLogin: string | null) => !!botLogin && lower(author) === lower(botLogin);
 
 /** Feedback newer than the last review run, never Ringmaster's own words. */
 export function freshFeedback(items: FeedbackItem[], lastReviewRunTime: Date | null, botLogin: string | null): FeedbackItem[] {

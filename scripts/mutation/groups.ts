@@ -120,6 +120,14 @@ export const EQUIVALENTS: Equivalent[] = [
     reason: "changePromptStatus changes only a prompt still in its from status (in_progress): for any other the early return only saves a write that matches no row",
   },
   {
+    file: "lib/github/review.ts", original: "() => false", replacement: "() => undefined",
+    reason: "the default alsoCounts answers a filter: undefined is as falsy as false",
+  },
+  {
+    file: "lib/github/review.ts", original: "Date.parse(i.createdAt) > Date.parse(max)", replacement: "Date.parse(i.createdAt) >= Date.parse(max)",
+    reason: "GitHub writes every timestamp in one format: two items at the same instant carry the same string, either is the latest",
+  },
+  {
     file: "lib/runs/merge.ts", original: "project.settings?.verifyCommand", replacement: "project.settings.verifyCommand",
     reason: "every project has its settings row: it is created with the project",
   },
