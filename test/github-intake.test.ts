@@ -106,6 +106,32 @@ describe("webhook intake (invariant 6)", () => {
     expect((await receiveGithubDelivery(cached.headers, cached.raw)).status).toBe(202);
   });
 
+  it.each(["pull_request", "pull_request_review", "pull_request_review_comment", "issue_comment", "issues", "check_suite", "check_run", "status", "push"])(
+    "stores and queues a %s delivery with its content", async (event) => {
+      const { project, fullName } = await githubProject();
+      const d = delivery(event, { action: "x", repository: { full_name: fullName } }, OWN_SECRET);
+      expect(await receiveGithubDelivery(d.headers, d.raw)).toEqual({ status: 202, body: { accepted: true } });
+      expect(await rowOf(d.id)).toMatchObject({ event, projectId: project.id, status: "received", payload: JSON.parse(d.raw) });
+    },
+  );
+
+  it("verifies at once with a secret another process rotated since this one read it", async () => {
+    const { project, fullName } = await githubProject();
+    const body = { action: "opened", repository: { full_name: fullName } };
+    const first = delivery("pull_request", body, OWN_SECRET);
+    expect((await receiveGithubDelivery(first.headers, first.raw)).status).toBe(202);
+    await getDb().githubConnection.update({ where: { id: project.githubConnectionId! }, data: { encryptedWebhookSecret: encryptSecret("rotated-webhook-secret-0009") } });
+    const rotated = delivery("pull_request", body, "rotated-webhook-secret-0009");
+    expect(await receiveGithubDelivery(rotated.headers, rotated.raw)).toEqual({ status: 202, body: { accepted: true } });
+  });
+
+  it("keeps an unhandled event's name cut to 100 characters", async () => {
+    const { fullName } = await githubProject();
+    const d = delivery("e".repeat(150), { repository: { full_name: fullName } }, OWN_SECRET);
+    expect(await receiveGithubDelivery(d.headers, d.raw)).toEqual({ status: 200, body: { ignored: true } });
+    expect(await rowOf(d.id)).toMatchObject({ event: "e".repeat(100), status: "ignored", payload: {} });
+  });
+
   it("never attributes a delivery signed with the environment secret to a project that has its own", async () => {
     const { fullName } = await githubProject();
     const d = delivery("pull_request", { action: "opened", repository: { full_name: fullName } }, ENV_SECRET);

@@ -63,7 +63,7 @@ export const GROUPS: Record<string, MutationGroup> = {
   },
   "github-intake": {
     modules: ["lib/github/intake.ts"],
-    tests: ["test/github-intake.test.ts"],
+    tests: ["test/github-intake.test.ts", "test/github-intake-bare.test.ts"],
   },
   "github-deliveries": {
     modules: ["lib/github/deliveries.ts"],
@@ -126,6 +126,14 @@ export const EQUIVALENTS: Equivalent[] = [
   {
     file: "lib/github/review.ts", original: "Date.parse(i.createdAt) > Date.parse(max)", replacement: "Date.parse(i.createdAt) >= Date.parse(max)",
     reason: "GitHub writes every timestamp in one format: two items at the same instant carry the same string, either is the latest",
+  },
+  {
+    file: "lib/github/intake.ts", original: "{\n    return null;\n  }", replacement: "{}",
+    reason: "a body that is no JSON parses to undefined instead of null: both are refused as no JSON object",
+  },
+  {
+    file: "lib/github/intake.ts", original: "!handled || !stored.outboxId", replacement: "!handled && !stored.outboxId",
+    reason: "storeDelivery gives an outbox id exactly when the delivery is handled, so both halves are always equal",
   },
   {
     file: "lib/runs/merge.ts", original: "project.settings?.verifyCommand", replacement: "project.settings.verifyCommand",
