@@ -16,6 +16,7 @@ import { poolRun, registeredAgent, runnerRequest, runnerToken } from "./helpers/
 process.env.LEASE_TTL_MS = "120000";
 
 const noParams = { params: Promise.resolve({}) };
+const WAIT_MESSAGE = "Wait must be a whole number from 0 to 60 seconds";
 afterAll(closeRunnerWake);
 
 const pollOnce = async (token: string, agentId: string, wait = 0) => {
@@ -61,7 +62,7 @@ describe("the runner long-poll", () => {
     expect(await pollOnce(token, agent, 1)).toBeNull();
     const bad = await poll(runnerRequest("GET", "/api/runner/poll?wait=61", token, agent), noParams);
     expect(bad.status).toBe(400);
-    expect((await bad.json()).error.field).toBe("wait");
+    expect((await bad.json()).error).toMatchObject({ field: "wait", message: WAIT_MESSAGE });
   });
 
   it("brings back a closed runner that polls again, but not with a poll it already gave up on", async () => {
@@ -76,6 +77,10 @@ describe("the runner long-poll", () => {
     expect((await getDb().agent.findUniqueOrThrow({ where: { id: agent } })).status).toBe("offline");
     expect(await pollOnce(token, agent, 0)).toBeNull();
     expect((await getDb().agent.findUniqueOrThrow({ where: { id: agent } })).status).toBe("idle");
+    // A busy runner polling (for an offer, say) stays busy.
+    await getDb().agent.update({ where: { id: agent }, data: { status: "busy" } });
+    expect(await pollOnce(token, agent, 0)).toBeNull();
+    expect((await getDb().agent.findUniqueOrThrow({ where: { id: agent } })).status).toBe("busy");
   });
 
   it("a held poll whose runner went away, or whose token was revoked, answers null and takes no work", async () => {

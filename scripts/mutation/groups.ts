@@ -136,6 +136,14 @@ export const EQUIVALENTS: Equivalent[] = [
     reason: "storeDelivery gives an outbox id exactly when the delivery is handled, so both halves are always equal",
   },
   {
+    file: "lib/runners/poll.ts", original: "signal?.aborted", replacement: "signal.aborted",
+    reason: "the poll's one caller, its route, always passes the request's signal",
+  },
+  {
+    file: "lib/runners/poll.ts", original: "left <= 0", replacement: "left < 0",
+    reason: "at exactly 0 ms left the poll waits 0 ms and looks once more before it answers null: the same answer, one look later",
+  },
+  {
     file: "lib/runs/merge.ts", original: "project.settings?.verifyCommand", replacement: "project.settings.verifyCommand",
     reason: "every project has its settings row: it is created with the project",
   },
