@@ -1,7 +1,13 @@
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 
-export const GIT_SPAWNER_PATH = fileURLToPath(new URL("../../bin/git-spawner.mjs", import.meta.url));
+/**
+ * The spawner's file, looked up only when a worker process opts in: the web server's bundle
+ * imports this module through lib/git but never starts the thread, so it never evaluates
+ * webpack's rewrite of `new URL(…, import.meta.url)` (a build in a worktree whose node_modules
+ * is a symlink failed collecting page data on such a module-level URL).
+ */
+export const gitSpawnerPath = () => fileURLToPath(new URL("../../bin/git-spawner.mjs", import.meta.url));
 
 export type GitExit = { code: number | null; stdout: string; stderr: string } | { error: string };
 
@@ -18,7 +24,7 @@ const pending = new Map<number, (exit: GitExit) => void>();
  */
 export function useGitSpawnThread(): void {
   if (thread) return;
-  thread = new Worker(GIT_SPAWNER_PATH);
+  thread = new Worker(gitSpawnerPath());
   thread.on("message", (msg: GitExit & { id: number }) => {
     const done = pending.get(msg.id);
     pending.delete(msg.id);
