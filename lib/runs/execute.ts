@@ -20,6 +20,7 @@ import { runAgentAndVerify } from "@/lib/runs/agent-step";
 import { prepareGithubClone } from "@/lib/github/repo";
 import { openRunSandbox, recordEgress } from "@/lib/runs/sandbox";
 import { wireMcp } from "@/lib/runs/mcp";
+import { writeHomeConfig } from "@/lib/runs/home-config";
 import { MCP_SERVER_NAME } from "@/lib/agents/mcp-config";
 import { plannerPrompt } from "@/lib/runs/planner-prompt";
 import { budgetedCeilings, refusal, runCeilings, runWallTimeMs } from "@/lib/spend/ceilings";
@@ -135,6 +136,8 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
   const adapter = supervisedAdapter(requireAdapter(profile.adapter), sandbox, process.execPath);
   let outcome: RunOutcome;
   try {
+    const written = await writeHomeConfig(sandbox, profile.adapter, childEnv);
+    if (written) log.push(`[ringmaster] wrote ~/${written} in the run's HOME from the profile's variable`);
     const mcp = await wireMcp(sandbox, profile.adapter);
     const text = campaignText ?? (prompt ? `# Prompt ${prompt.number}: ${prompt.title}\n\n${prompt.body}`
       : run.kind === "lead" && run.threadId ? await untilDb("thread", () => leadPrompt(run.threadId!, run.threadSeq ?? 0, mcp.wired ? MCP_SERVER_NAME : null))
