@@ -1,4 +1,4 @@
-// Qwen Code, opencode and GitHub Copilot CLI, run by Ringmaster (tick, sandbox, adapter, per-run
+// Qwen Code, opencode, GitHub Copilot CLI, Kilo Code and Cline, run by Ringmaster (tick, sandbox, adapter, per-run
 // MCP wiring), call Ringmaster's report_progress through the run's MCP gateway when their model
 // (a local OpenAI-compatible double) asks for it. pi has no MCP client, so it is not here.
 import { networkInterfaces } from "node:os";
@@ -33,6 +33,24 @@ const CLIS = [
     adapter: "copilot", pkg: "@github/copilot", version: "1.0.102", model: "gpt-5", extraArgs: [],
     env: (url: string) => ({ COPILOT_OFFLINE: "true", COPILOT_PROVIDER_BASE_URL: url, COPILOT_PROVIDER_API_KEY: "sk-test" }),
     toolName: (tool: string) => `ringmaster-${tool}`,
+  },
+  {
+    adapter: "kilo", pkg: "@kilocode/cli", version: "7.7.7", model: "double/gpt-5", extraArgs: [],
+    env: (url: string) => ({
+      KILO_CONFIG_CONTENT: JSON.stringify({ provider: { double: { npm: "@ai-sdk/openai-compatible", name: "Double", options: { baseURL: url, apiKey: "sk-test" }, models: { "gpt-5": { name: "GPT-5" } } } }, small_model: "double/gpt-5" }),
+      KILO_DISABLE_MODELS_FETCH: "1", KILO_DISABLE_AUTOUPDATE: "1", XDG_CACHE_HOME: `${CLI_CACHE}/kilo-cache`,
+    }),
+    toolName: (tool: string) => `ringmaster_${tool}`,
+  },
+  {
+    adapter: "cline", pkg: "cline", version: "3.0.65", model: "gpt-5", extraArgs: [],
+    env: (url: string) => ({
+      CLINE_PROVIDERS_CONTENT: JSON.stringify({
+        version: 1, lastUsedProvider: "openai-compatible", modes: {},
+        providers: { "openai-compatible": { settings: { provider: "openai-compatible", apiKey: "sk-test", model: "gpt-5", baseUrl: url }, updatedAt: "2026-11-23T00:00:00.000Z", tokenSource: "manual" } },
+      }),
+    }),
+    toolName: (tool: string) => `ringmaster__${tool}`,
   },
 ] as const;
 

@@ -39,11 +39,19 @@ describe("mcpWiring", () => {
     ]);
   });
 
+  it("gives Kilo Code and Cline a file each in the run's HOME where they read their MCP servers, and no flag", () => {
+    const files = (adapter: string) => { const w = mcpWiring(adapter, URL, "/home/agent")!; expect(w.args).toEqual([]); return w.files.map((f) => [f.path, JSON.parse(f.content)]); };
+    expect(files("kilo")).toEqual([[".config/kilo/kilo.json", { mcp: { ringmaster: { type: "remote", url: URL, enabled: true } } }]]);
+    expect(files("cline")).toEqual([[".cline/data/settings/cline_mcp_settings.json", { mcpServers: { ringmaster: { type: "streamableHttp", url: URL, disabled: false } } }]]);
+  });
+
   it("leaves the demo agent to its environment and gives CLIs without MCP nothing", () => {
     expect(mcpWiring("demo", URL, "/home/agent")).toEqual({ args: [], env: {}, files: [] });
     expect(mcpWiring("aider", URL, "/home/agent")).toBeNull();
     expect(mcpWiring("shell", URL, "/home/agent")).toBeNull();
     // pi has no MCP client.
     expect(mcpWiring("pi", URL, "/home/agent")).toBeNull();
+    // Factory Droid's MCP client did not reach the gateway's tools from the sandbox (see mcpWiring).
+    expect(mcpWiring("droid", URL, "/home/agent")).toBeNull();
   });
 });

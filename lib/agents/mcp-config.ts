@@ -15,6 +15,10 @@ const COPILOT_CONFIG = ".ringmaster/copilot-mcp.json";
 // opencode's global config file (XDG_CONFIG_HOME unset: ~/.config), merged under a project's and
 // OPENCODE_CONFIG_CONTENT (where a profile puts its provider).
 const OPENCODE_CONFIG = ".config/opencode/opencode.json";
+// Kilo Code's global config (its fork of opencode's), merged under KILO_CONFIG_CONTENT.
+const KILO_CONFIG = ".config/kilo/kilo.json";
+// Cline's MCP settings beside its providers.json (which a profile's CLINE_PROVIDERS_CONTENT fills).
+const CLINE_MCP_SETTINGS = ".cline/data/settings/cline_mcp_settings.json";
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
@@ -29,6 +33,12 @@ const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
  * - Qwen Code: `--mcp-config <file>` (`{mcpServers}` as Gemini CLI's, `httpUrl` and `trust`).
  * - opencode: no flag; an `mcp` entry of type `remote` in its global config, here the run's HOME.
  * - GitHub Copilot CLI: `--additional-mcp-config @<file>`, an `http` server with all its tools.
+ * - Kilo Code: as opencode, an `mcp` entry of type `remote` in its global config in the run's HOME.
+ * - Cline: no flag; `mcpServers` in its `cline_mcp_settings.json` in the run's HOME, a
+ *   `streamableHttp` server (its `--auto-approve` covers the tools).
+ * - Factory Droid 0.215.0: not wired. With `~/.factory/mcp.json` as `droid mcp add --type http`
+ *   writes it (and `--add-tools MCP:ringmaster`), `droid exec` in the sandbox asked the gateway
+ *   for other paths than /mcp and offered its model no Ringmaster tool.
  * - pi has no MCP client (by its author's choice, README "No MCP"): it gets none.
  * - The demo agent reads the URL from its environment.
  * The gateway adds the run's token, so no file holds it. Null: the CLI has no MCP support.
@@ -63,6 +73,10 @@ export function mcpWiring(adapter: string, url: string, home: string): McpWiring
         env: {},
         files: [{ path: COPILOT_CONFIG, content: json({ mcpServers: { [MCP_SERVER_NAME]: { type: "http", url, tools: ["*"] } } }) }],
       };
+    case "kilo":
+      return { args: [], env: {}, files: [{ path: KILO_CONFIG, content: json({ mcp: { [MCP_SERVER_NAME]: { type: "remote", url, enabled: true } } }) }] };
+    case "cline":
+      return { args: [], env: {}, files: [{ path: CLINE_MCP_SETTINGS, content: json({ mcpServers: { [MCP_SERVER_NAME]: { type: "streamableHttp", url, disabled: false } } }) }] };
     case "demo":
       return { args: [], env: {}, files: [] };
     default:
