@@ -1,4 +1,4 @@
-// Qwen Code, opencode, GitHub Copilot CLI, Kilo Code and Cline, run by Ringmaster (tick, sandbox, adapter, per-run
+// Qwen Code, opencode, GitHub Copilot CLI, Kilo Code, Cline and Factory Droid, run by Ringmaster (tick, sandbox, adapter, per-run
 // MCP wiring), call Ringmaster's report_progress through the run's MCP gateway when their model
 // (a local OpenAI-compatible double) asks for it. pi has no MCP client, so it is not here.
 import { networkInterfaces } from "node:os";
@@ -52,6 +52,13 @@ const CLIS = [
     }),
     toolName: (tool: string) => `ringmaster__${tool}`,
   },
+  {
+    adapter: "droid", pkg: "droid", version: "0.215.0", model: "custom:gpt-5", extraArgs: [],
+    env: (url: string) => ({
+      DROID_SETTINGS_CONTENT: JSON.stringify({ customModels: [{ model: "gpt-5", displayName: "Double", baseUrl: url, apiKey: "sk-test", provider: "generic-chat-completion-api", maxOutputTokens: 4096 }] }),
+    }),
+    toolName: (tool: string) => `ringmaster___${tool}`,
+  },
 ] as const;
 
 const installed = await Promise.all(CLIS.map((c) => cachedCli(c.pkg, c.version)));
@@ -81,8 +88,14 @@ describe.each(CLIS.map((c, i) => [c.adapter, c, installed[i], doubles[i]] as con
     expect(run!.status, log).toBe("succeeded");
     // The tools the CLI declared: to the model (opencode also asks it for a title, without tools), or
     // (Qwen Code) in its init line.
-    const declared = cli.adapter === "qwen" ? JSON.parse(log.split("\n").find((l) => l.includes('"subtype":"init"'))!).tools as string[] : [...new Set(double!.state.tools.flat())];
-    expect(declared.filter((t) => t.includes("ringmaster")).sort(), log).toEqual(TOOLS.map(cli.toolName));
+    // Factory Droid offers MCP tools only through its ToolSearch and lists none of them anywhere
+    // (`droid exec --list-tools` does); it runs the one the model names, without an error.
+    if (cli.adapter === "droid") {
+      expect(log).toContain('"toolId":"ringmaster___report_progress","isError":false,"value":"{\\n  \\"seq\\": 1,\\n  \\"status\\": \\"sent\\"\\n}"');
+    } else {
+      const declared = cli.adapter === "qwen" ? JSON.parse(log.split("\n").find((l) => l.includes('"subtype":"init"'))!).tools as string[] : [...new Set(double!.state.tools.flat())];
+      expect(declared.filter((t) => t.includes("ringmaster")).sort(), log).toEqual(TOOLS.map(cli.toolName));
+    }
     const thread = await getDb().thread.findUniqueOrThrow({ where: { promptId: run!.promptId! }, include: { turns: true } });
     expect(thread.turns.map((t) => [t.seq, t.actor, t.action, t.actorId, t.content])).toEqual([[1, "worker", "progress", run!.id, "halfway, via MCP"]]);
   }, 240_000);

@@ -39,9 +39,10 @@ describe("mcpWiring", () => {
     ]);
   });
 
-  it("gives Kilo Code and Cline a file each in the run's HOME where they read their MCP servers, and no flag", () => {
+  it("gives Kilo Code, Cline and Factory Droid a file each in the run's HOME where they read their MCP servers, and no flag", () => {
     const files = (adapter: string) => { const w = mcpWiring(adapter, URL, "/home/agent")!; expect(w.args).toEqual([]); return w.files.map((f) => [f.path, JSON.parse(f.content)]); };
     expect(files("kilo")).toEqual([[".config/kilo/kilo.json", { mcp: { ringmaster: { type: "remote", url: URL, enabled: true } } }]]);
+    expect(files("droid")).toEqual([[".factory/mcp.json", { mcpServers: { ringmaster: { type: "http", url: URL, disabled: false } } }]]);
     expect(files("cline")).toEqual([[".cline/data/settings/cline_mcp_settings.json", { mcpServers: { ringmaster: { type: "streamableHttp", url: URL, disabled: false } } }]]);
   });
 
@@ -51,7 +52,5 @@ describe("mcpWiring", () => {
     expect(mcpWiring("shell", URL, "/home/agent")).toBeNull();
     // pi has no MCP client.
     expect(mcpWiring("pi", URL, "/home/agent")).toBeNull();
-    // Factory Droid's MCP client did not reach the gateway's tools from the sandbox (see mcpWiring).
-    expect(mcpWiring("droid", URL, "/home/agent")).toBeNull();
   });
 });

@@ -17,6 +17,8 @@ const COPILOT_CONFIG = ".ringmaster/copilot-mcp.json";
 const OPENCODE_CONFIG = ".config/opencode/opencode.json";
 // Kilo Code's global config (its fork of opencode's), merged under KILO_CONFIG_CONTENT.
 const KILO_CONFIG = ".config/kilo/kilo.json";
+// Factory Droid's user-level MCP file, as `droid mcp add --type http` writes it (settings.json is apart).
+const DROID_MCP = ".factory/mcp.json";
 // Cline's MCP settings beside its providers.json (which a profile's CLINE_PROVIDERS_CONTENT fills).
 const CLINE_MCP_SETTINGS = ".cline/data/settings/cline_mcp_settings.json";
 
@@ -36,9 +38,8 @@ const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
  * - Kilo Code: as opencode, an `mcp` entry of type `remote` in its global config in the run's HOME.
  * - Cline: no flag; `mcpServers` in its `cline_mcp_settings.json` in the run's HOME, a
  *   `streamableHttp` server (its `--auto-approve` covers the tools).
- * - Factory Droid 0.215.0: not wired. With `~/.factory/mcp.json` as `droid mcp add --type http`
- *   writes it (and `--add-tools MCP:ringmaster`), `droid exec` in the sandbox asked the gateway
- *   for other paths than /mcp and offered its model no Ringmaster tool.
+ * - Factory Droid: no flag; `mcpServers` in `~/.factory/mcp.json`, an `http` server, as
+ *   `droid mcp add --type http` writes it. It offers MCP tools to its model through ToolSearch.
  * - pi has no MCP client (by its author's choice, README "No MCP"): it gets none.
  * - The demo agent reads the URL from its environment.
  * The gateway adds the run's token, so no file holds it. Null: the CLI has no MCP support.
@@ -77,6 +78,8 @@ export function mcpWiring(adapter: string, url: string, home: string): McpWiring
       return { args: [], env: {}, files: [{ path: KILO_CONFIG, content: json({ mcp: { [MCP_SERVER_NAME]: { type: "remote", url, enabled: true } } }) }] };
     case "cline":
       return { args: [], env: {}, files: [{ path: CLINE_MCP_SETTINGS, content: json({ mcpServers: { [MCP_SERVER_NAME]: { type: "streamableHttp", url, disabled: false } } }) }] };
+    case "droid":
+      return { args: [], env: {}, files: [{ path: DROID_MCP, content: json({ mcpServers: { [MCP_SERVER_NAME]: { type: "http", url, disabled: false } } }) }] };
     case "demo":
       return { args: [], env: {}, files: [] };
     default:
