@@ -21,22 +21,28 @@ const CLIS = [
     adapter: "cline", pkg: "cline", version: "3.0.65", model: "gpt-5", variable: "CLINE_PROVIDERS_CONTENT",
     content: (url: string) => ({
       version: 1, lastUsedProvider: "openai-compatible", modes: {},
-      providers: { "openai-compatible": { settings: { provider: "openai-compatible", apiKey: "sk-test", model: "gpt-5", baseUrl: url }, updatedAt: "2026-11-23T00:00:00.000Z", tokenSource: "manual" } },
+      providers: { "openai-compatible": { settings: { provider: "openai-compatible", apiKey: API_KEY, model: "gpt-5", baseUrl: url }, updatedAt: "2026-11-23T00:00:00.000Z", tokenSource: "manual" } },
     }),
     call: { name: "run_commands", arguments: { commands: ["printf 'hello from cline\\n' > hello.txt"] } },
+    readConfig: { name: "run_commands", arguments: { commands: ["cat ~/.cline/data/settings/providers.json"] } },
   },
   {
     adapter: "droid", pkg: "droid", version: "0.215.0", model: "custom:gpt-5", variable: "DROID_SETTINGS_CONTENT",
     content: (url: string) => ({
-      customModels: [{ model: "gpt-5", displayName: "Double", baseUrl: url, apiKey: "sk-test", provider: "generic-chat-completion-api", maxOutputTokens: 4096 }],
+      customModels: [{ model: "gpt-5", displayName: "Double", baseUrl: url, apiKey: API_KEY, provider: "generic-chat-completion-api", maxOutputTokens: 4096 }],
     }),
     call: { name: "Execute", arguments: { command: "printf 'hello from droid\\n' > hello.txt", riskLevel: "low", riskLevelReason: "writes one file" } },
+    readConfig: { name: "Execute", arguments: { command: "cat ~/.factory/settings.json", riskLevel: "low", riskLevelReason: "reads one file" } },
   },
 ] as const;
 
+// Long enough to be masked (the log masks values of 8 characters or more).
+const API_KEY = "sk-test-home-config-key";
+const calls: Record<string, { name: string; arguments: Record<string, unknown> }> = Object.fromEntries(CLIS.map((c) => [c.adapter, c.call]));
+
 const installed = await Promise.all(CLIS.map((c) => cachedCli(c.pkg, c.version)));
 const doubles = await Promise.all(CLIS.map((cli) => (otherHost ? startChatDouble(otherHost, {
-  call: () => cli.call,
+  call: () => calls[cli.adapter],
   answer: "Wrote hello.txt.",
   usage: { prompt: 100, cached: 0, completion: 10, reasoning: 0 },
 }) : null)));
@@ -67,6 +73,17 @@ describe.each(CLIS.map((c, i) => [c.adapter, c, installed[i], doubles[i]] as con
     // Two model turns: the tool call, then the answer after its result.
     expect(double!.state.requests.filter((r) => r.endsWith("/chat/completions"))).toHaveLength(2);
     expect(run!.egress).toMatchObject({ allowed: { [otherHost!]: expect.any(Number) }, blocked: {} });
+  }, 240_000);
+
+  it.skipIf("skip" in found || !double)("the key in the variable's JSON is masked in the run's log when the agent prints the file", async () => {
+    Object.assign(process.env, { [cli.variable]: JSON.stringify(cli.content(double!.url)) });
+    const { project: p } = await project(adapter, cli.model, cli.variable);
+    calls[adapter] = cli.readConfig;
+    const { run } = await tickAndRun(p.id).finally(() => { calls[adapter] = cli.call; });
+    const log = await runLog(run!.id);
+    expect(run!.status, log).toBe("succeeded");
+    expect(log).toContain(`[${cli.variable} apiKey masked]`);
+    expect(log).not.toContain(API_KEY);
   }, 240_000);
 
   it.skipIf("skip" in found || !double)("a variable that is not JSON fails the run before the CLI starts, naming the variable", async () => {

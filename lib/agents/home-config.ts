@@ -28,3 +28,33 @@ export function homeConfigFile(adapter: string, env: Record<string, string | und
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) return { error: `${config.variable} must hold a JSON object` };
   return { path: config.path, content: `${JSON.stringify(parsed, null, 2)}\n` };
 }
+
+const SECRET_FIELD = /(key|token|secret|password|credential)s?$/i;
+
+/**
+ * The secrets inside a provider file's JSON (Cline's and droid's `apiKey`, or any field named like
+ * a key, token, secret or password), by the variable's name and field, for the run's log to mask:
+ * the variable's name does not look like a secret, but its value holds one.
+ */
+export function homeConfigSecrets(adapter: string, env: Record<string, string | undefined>): Record<string, string> {
+  const config = HOME_CONFIG[adapter];
+  const value = config ? env[config.variable] : undefined;
+  if (!config || !value) return {};
+  const secrets: Record<string, string> = {};
+  const walk = (node: unknown, field: string) => {
+    if (typeof node === "string") {
+      if (!SECRET_FIELD.test(field)) return;
+      let name = `${config.variable} ${field}`;
+      for (let n = 2; name in secrets; n++) name = `${config.variable} ${field} ${n}`;
+      secrets[name] = node;
+    } else if (node && typeof node === "object") {
+      for (const [k, v] of Object.entries(node)) walk(v, Array.isArray(node) ? field : k);
+    }
+  };
+  try {
+    walk(JSON.parse(value), "");
+  } catch {
+    // Not JSON: the run fails before the CLI starts, with nothing of it in the log.
+  }
+  return secrets;
+}

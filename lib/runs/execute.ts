@@ -21,6 +21,7 @@ import { prepareGithubClone } from "@/lib/github/repo";
 import { openRunSandbox, recordEgress } from "@/lib/runs/sandbox";
 import { wireMcp } from "@/lib/runs/mcp";
 import { writeHomeConfig } from "@/lib/runs/home-config";
+import { homeConfigSecrets } from "@/lib/agents/home-config";
 import { MCP_SERVER_NAME } from "@/lib/agents/mcp-config";
 import { plannerPrompt } from "@/lib/runs/planner-prompt";
 import { budgetedCeilings, refusal, runCeilings, runWallTimeMs } from "@/lib/spend/ceilings";
@@ -121,7 +122,7 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
   // The team's provider keys, the allow-listed variables named like secrets and the run's own
   // token never reach the log as they are.
   const secretLike = Object.fromEntries(profile.envAllowList.filter((n) => /KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL/.test(n) && childEnv[n]).map((n) => [n, childEnv[n]]));
-  log.mask({ ...secretLike, ...credentials, RINGMASTER_TOKEN: token });
+  log.mask({ ...secretLike, ...homeConfigSecrets(profile.adapter, childEnv), ...credentials, RINGMASTER_TOKEN: token });
   const campaignText = await campaignRunInput(run, prompt, wt.path, (line) => log.push(line));
   await untilDb("start", () => db.run.update({
     where: { id: run.id },
