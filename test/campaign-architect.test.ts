@@ -33,7 +33,7 @@ describe("the architect's input", () => {
     }
     expect(first).not.toContain("What went wrong last time");
     const given = second.slice(second.indexOf("## What went wrong last time"), second.indexOf("## Repository map"));
-    expect(given).toMatch(/^## What went wrong last time\n```\nTask t1 failed after 4 attempts:\nagent exited with 3\n/);
+    expect(given).toMatch(/^## What went wrong last time\n```\nTask t1 failed after 4 attempts:\nagent exited with 3: Done: 0 of 0 edits applied\. Exiting with code 3\.\n/);
     expect(given).toContain("boom-4711 happened");
   });
 });

@@ -58,6 +58,6 @@ describe("the re-plan backoff", () => {
     // The wait is the first step of the curve, 10 s after the tick that re-planned (not 160 s).
     expect((replanned.planAfter!.getTime() - start) % 60_000).toBe(10_000);
     const replan = (await events(campaign.id)).filter(([kind]) => kind === "replan");
-    expect(replan).toEqual([["replan", "Task t2 failed after 4 attempts: agent exited with 3"]]);
+    expect(replan).toEqual([["replan", "Task t2 failed after 4 attempts: agent exited with 3: Done: 0 of 0 edits applied. Exiting with code 3."]]);
   });
 });

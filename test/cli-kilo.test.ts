@@ -38,9 +38,12 @@ describe.skipIf("skip" in cli)(`the real Kilo Code CLI ${VERSION}`, () => {
     expect(outcome, logs.join("\n")).toMatchObject({ exitCode: 0, timedOut: false, cancelled: false });
     expect(await readFile(join(worktree, "hello.txt"), "utf8")).toBe("hello from kilo\n");
     const steps = events.filter((e) => e.type !== "log" && e.type !== "usage");
-    expect(steps.map((e) => e.type)).toEqual(["tool_use", "tool_result", "text", "result"]);
-    expect(steps[0]).toMatchObject({ type: "tool_use", name: "bash", input: { command: expect.stringContaining("hello.txt") } });
-    expect(steps[1]).toMatchObject({ type: "tool_result", isError: false });
+    // Kilo is read by opencode's reader: each model call's step names the session (one id for the run).
+    expect(steps.map((e) => e.type)).toEqual(["init", "tool_use", "tool_result", "init", "text", "result"]);
+    expect(steps[0]).toEqual({ type: "init", sessionId: expect.stringMatching(/^ses_/) });
+    expect(steps[3]).toEqual(steps[0]);
+    expect(steps[1]).toMatchObject({ type: "tool_use", name: "bash", input: { command: expect.stringContaining("hello.txt") } });
+    expect(steps[2]).toMatchObject({ type: "tool_result", isError: false });
     expect(outcome.result).toEqual({ type: "result", ok: true, summary: "Wrote hello.txt." });
     const meter = new RunMeter({ maxTokens: null, maxCostUsd: null, maxToolCalls: null, maxTurns: null }, "gpt-5");
     for (const e of events) meter.observe(e);
