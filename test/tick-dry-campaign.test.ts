@@ -29,3 +29,33 @@ describe("a dry queue beside a paused campaign", () => {
     expect((await activity(project.id)).map((a) => a.message)).not.toContain("Loop started again: a prompt arrived as the queue ran dry");
   });
 });
+
+describe("a campaign's last task landing while the tick's campaign step runs", () => {
+  it("completes the campaign in that tick, and the loop stops behind it, not under it", async () => {
+    const { project } = await createBareProject();
+    const db = getDb();
+    await db.loopState.update({ where: { projectId: project.id }, data: { mode: "running" } });
+    const campaign = await db.campaign.create({
+      data: { projectId: project.id, title: "Notes", goal: "Write notes", phase: "executing", planVersion: 1, tasksTotal: 2, tasksCompleted: 0, milestones: [25, 50] },
+    });
+    const first = await addPrompt(project.id, { number: 1, title: "notes", body: "x" });
+    const last = await addPrompt(project.id, { number: 2, title: "index", body: "y" });
+    await db.prompt.update({ where: { id: first.id }, data: { campaignId: campaign.id, campaignPlan: 1, taskId: "notes", status: "done", completedAt: new Date() } });
+    await db.prompt.update({ where: { id: last.id }, data: { campaignId: campaign.id, campaignPlan: 1, taskId: "index", status: "in_progress" } });
+    // The last task's merge lands right after the step counted the tasks (its count of 1 done is
+    // what the step writes to the campaign): a trigger on that write marks the task done.
+    await db.$executeRawUnsafe(`CREATE OR REPLACE FUNCTION land_last_task() RETURNS trigger AS $$
+      BEGIN UPDATE "Prompt" SET status = 'done', "completedAt" = now() WHERE id = '${last.id}'; RETURN NEW; END $$ LANGUAGE plpgsql`);
+    await db.$executeRawUnsafe(`CREATE TRIGGER land_last_task AFTER UPDATE OF "tasksCompleted" ON "Campaign" FOR EACH ROW WHEN (NEW.id = '${campaign.id}') EXECUTE FUNCTION land_last_task()`);
+    try {
+      const result = await runTick(project.id);
+      expect(result.skipped ? null : result.decision.kind).toBe("all_done");
+    } finally {
+      await db.$executeRawUnsafe(`DROP TRIGGER land_last_task ON "Campaign"`);
+    }
+    const after = await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } });
+    expect(after).toMatchObject({ phase: "completed", tasksCompleted: 2 });
+    expect((await db.campaignEvent.findMany({ where: { campaignId: campaign.id } })).map((e) => e.kind)).toEqual(["completed"]);
+    expect((await loopStateOf(project.id)).mode).toBe("stopped");
+  });
+});

@@ -51,14 +51,21 @@ export async function runTick(projectId: string, now = () => new Date(), opts: {
     // Seed 002: an open campaign's architect, reflector and breaker come first; a plan it applied
     // (or cancelled) changes the queue, so the prompt loop then decides on a fresh snapshot.
     let held: string | null = null;
-    if (snap.campaigning && snap.loopState.mode === "running") {
-      held = await campaignStep({
-        project: snap.project, profileId: snap.settings.plannerProfileId ?? snap.settings.executorProfileId, limits: spawnLimits(snap.settings), now: now(),
-        backoffBaseMs: snap.settings.spawnCooldownMs,
-      });
-      snap = (await loadTickSnapshot(projectId))!;
+    let decision: Decision;
+    for (let pass = 0; ; pass++) {
+      if (snap.campaigning && snap.loopState.mode === "running") {
+        held = await campaignStep({
+          project: snap.project, profileId: snap.settings.plannerProfileId ?? snap.settings.executorProfileId, limits: spawnLimits(snap.settings), now: now(),
+          backoffBaseMs: snap.settings.spawnCooldownMs,
+        });
+        snap = (await loadTickSnapshot(projectId))!;
+      }
+      decision = held ? { kind: "blocked_planner", message: held } : decide(toDecisionInput(snap), now());
+      // A campaign's last task that landed after its step counted the tasks reads as "all done"
+      // here while the campaign is still open: step once more, so the campaign completes rather
+      // than the loop stopping under it (a stopped loop runs no campaign step again).
+      if (pass > 0 || decision.kind !== "all_done" || !snap.campaigning || snap.loopState.mode !== "running") break;
     }
-    const decision: Decision = held ? { kind: "blocked_planner", message: held } : decide(toDecisionInput(snap), now());
     await applyDecision(snap, decision, now(), me, opts.scheduled ?? false);
     finished = true;
     return { skipped: false, decision };

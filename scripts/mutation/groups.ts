@@ -53,7 +53,7 @@ export const GROUPS: Record<string, MutationGroup> = {
     modules: ["lib/loop/tick.ts", "lib/loop/decide.ts", "lib/loop/backoff.ts", "lib/loop/pick-next-prompt.ts"],
     tests: [
       "lib/loop/decide.test.ts", "lib/loop/decide-planner.test.ts", "lib/loop/decide-merges.test.ts", "lib/loop/backoff.test.ts",
-      "lib/loop/pick-next-prompt.test.ts", "test/tick.test.ts", "test/tick-apply.test.ts", "test/campaigns-api.test.ts",
+      "lib/loop/pick-next-prompt.test.ts", "test/tick.test.ts", "test/tick-apply.test.ts", "test/tick-dry-campaign.test.ts", "test/campaigns-api.test.ts",
     ],
   },
   // GitHub intake, one module a group (together they ran well over half an hour).
