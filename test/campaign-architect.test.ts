@@ -20,7 +20,7 @@ describe("the architect's input", () => {
     git(repoPath, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "sources");
     const actor = { kind: "user" as const, id: user.id, teamId: team.id, role: "owner" as const };
     const campaign = await createCampaign(actor as never, project, { goal: `${goal(plan)}\necho-input` });
-    await drive(project.id, campaign.id, (c) => c.planVersion === 2, 20);
+    await drive(project.id, campaign.id, (c) => c.planVersion === 2);
 
     // What the agent copied to stderr, as its run's log keeps it.
     const inputOf = async (runId: string) => (await logOf(runId)).split("\n").filter((l) => l.startsWith("[stderr]")).map((l) => l.replace(/^\[stderr\] ?/, "")).join("\n");

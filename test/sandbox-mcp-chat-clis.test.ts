@@ -38,7 +38,8 @@ const CLIS = [
     adapter: "kilo", pkg: "@kilocode/cli", version: "7.7.7", model: "double/gpt-5", extraArgs: [],
     env: (url: string) => ({
       KILO_CONFIG_CONTENT: JSON.stringify({ provider: { double: { npm: "@ai-sdk/openai-compatible", name: "Double", options: { baseURL: url, apiKey: "sk-test" }, models: { "gpt-5": { name: "GPT-5" } } } }, small_model: "double/gpt-5" }),
-      KILO_DISABLE_MODELS_FETCH: "1", KILO_DISABLE_AUTOUPDATE: "1", XDG_CACHE_HOME: `${CLI_CACHE}/kilo-cache`,
+      // No XDG_CACHE_HOME under the CLI cache: the sandbox mounts that read-only; Kilo caches in the run's own HOME.
+      KILO_DISABLE_MODELS_FETCH: "1", KILO_DISABLE_AUTOUPDATE: "1",
     }),
     toolName: (tool: string) => `ringmaster_${tool}`,
   },
