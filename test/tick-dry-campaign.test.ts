@@ -59,3 +59,31 @@ describe("a campaign's last task landing while the tick's campaign step runs", (
     expect((await loopStateOf(project.id)).mode).toBe("stopped");
   });
 });
+
+describe("a campaign task landing while the tick's campaign step runs, past a milestone", () => {
+  it("starts the milestone's drift check in that tick and holds the next task behind it", async () => {
+    const { project } = await createBareProject();
+    const db = getDb();
+    await db.loopState.update({ where: { projectId: project.id }, data: { mode: "running" } });
+    await db.projectSettings.update({ where: { projectId: project.id }, data: { spawnCooldownMs: 0 } });
+    // tasksCompleted is stale on purpose: the step writes its count (0 done), and that write lands the first task.
+    const campaign = await db.campaign.create({ data: { projectId: project.id, title: "Notes", goal: "Write notes", phase: "executing", planVersion: 1, tasksTotal: 2, tasksCompleted: 5 } });
+    const first = await addPrompt(project.id, { number: 1, title: "notes", body: "x" });
+    const next = await addPrompt(project.id, { number: 2, title: "index", body: "y", dependencies: [1] });
+    await db.prompt.update({ where: { id: first.id }, data: { campaignId: campaign.id, campaignPlan: 1, taskId: "notes", status: "in_progress" } });
+    await db.prompt.update({ where: { id: next.id }, data: { campaignId: campaign.id, campaignPlan: 1, taskId: "index" } });
+    await db.$executeRawUnsafe(`CREATE OR REPLACE FUNCTION land_first_task() RETURNS trigger AS $$
+      BEGIN UPDATE "Prompt" SET status = 'done', "completedAt" = now() WHERE id = '${first.id}'; RETURN NEW; END $$ LANGUAGE plpgsql`);
+    await db.$executeRawUnsafe(`CREATE TRIGGER land_first_task AFTER UPDATE OF "tasksCompleted" ON "Campaign" FOR EACH ROW WHEN (NEW.id = '${campaign.id}' AND NEW."tasksCompleted" = 0) EXECUTE FUNCTION land_first_task()`);
+    try {
+      const result = await runTick(project.id);
+      expect(result.skipped ? null : result.decision.kind).toBe("blocked_planner");
+    } finally {
+      await db.$executeRawUnsafe(`DROP TRIGGER land_first_task ON "Campaign"`);
+    }
+    const runs = await db.run.findMany({ where: { projectId: project.id } });
+    expect(runs.map((r) => r.kind)).toEqual(["reflector"]);
+    expect((await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).milestones).toEqual([25, 50]);
+    expect((await db.prompt.findUniqueOrThrow({ where: { id: next.id } })).status).toBe("pending");
+  });
+});

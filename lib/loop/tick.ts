@@ -53,6 +53,7 @@ export async function runTick(projectId: string, now = () => new Date(), opts: {
     let held: string | null = null;
     let decision: Decision;
     for (let pass = 0; ; pass++) {
+      const doneBefore = new Set(snap.prompts.filter((p) => p.status === "done").map((p) => p.id));
       if (snap.campaigning && snap.loopState.mode === "running") {
         held = await campaignStep({
           project: snap.project, profileId: snap.settings.plannerProfileId ?? snap.settings.executorProfileId, limits: spawnLimits(snap.settings), now: now(),
@@ -61,10 +62,12 @@ export async function runTick(projectId: string, now = () => new Date(), opts: {
         snap = (await loadTickSnapshot(projectId))!;
       }
       decision = held ? { kind: "blocked_planner", message: held } : decide(toDecisionInput(snap), now());
-      // A campaign's last task that landed after its step counted the tasks reads as "all done"
-      // here while the campaign is still open: step once more, so the campaign completes rather
-      // than the loop stopping under it (a stopped loop runs no campaign step again).
-      if (pass > 0 || decision.kind !== "all_done" || !snap.campaigning || snap.loopState.mode !== "running") break;
+      // A task that landed after the campaign step counted the tasks is seen by the decision but
+      // not by the step: the campaign's last one reads as "all done" (the loop would stop under the
+      // open campaign, and a stopped loop runs no step again), another one as a free slot past a
+      // milestone whose drift check has not started. Step once more on what the decision sees.
+      const landed = snap.prompts.some((p) => p.status === "done" && !doneBefore.has(p.id));
+      if (pass > 0 || !snap.campaigning || snap.loopState.mode !== "running" || (decision.kind !== "all_done" && !landed)) break;
     }
     await applyDecision(snap, decision, now(), me, opts.scheduled ?? false);
     finished = true;
