@@ -64,7 +64,7 @@ test("a real CLI's run: its profile refused where the CLI is missing, saved with
     await form.getByLabel(/^Model/).fill("double/gpt-5");
     await form.getByLabel(/^Environment allow-list/).fill("DOUBLE_API_KEY PI_CODING_AGENT_DIR");
     await form.getByRole("button", { name: "Create profile" }).click();
-    await expect(form.getByTestId("profile-warning")).toHaveText("Adapter runs `pi`, which is not installed on this server: only a runner that has it can run this profile (1 runner is online; runners do not report their CLIs)");
+    await expect(form.getByTestId("profile-warning")).toHaveText("Adapter runs `pi`, which is not installed on this server: only the runner pi-box can run this profile");
     await expect(page.getByRole("form", { name: `Profile ${name}` })).toBeVisible();
     await expect(form.getByTestId("profile-warning")).toBeVisible();
     await form.scrollIntoViewIfNeeded();

@@ -58,7 +58,8 @@ test("a runner token, a remote runner doing a project's work end to end, the Run
     await page.getByRole("button", { name: "New prompt" }).click();
     await page.getByLabel("Title").fill("Write from afar");
     // Its agent also reports through Ringmaster's MCP endpoint (a failed MCP call fails the run).
-    await page.getByLabel("Prompt (Markdown)").fill('print working remotely\nmcp report_progress {"text":"halfway, from afar"}\nsleep 1500\n\n```file remote.txt\nwritten by a runner\n```\n');
+    // One model call with cache reads and writes: the runner's report carries every token figure.
+    await page.getByLabel("Prompt (Markdown)").fill('print working remotely\nusage 1000 200 300 50\nmcp report_progress {"text":"halfway, from afar"}\nsleep 1500\n\n```file remote.txt\nwritten by a runner\n```\n');
     await page.getByRole("button", { name: "Add prompt" }).click();
     await page.locator("body").press("o");
     await expect(page.getByTestId("loop-mode")).toHaveText("loop running");
@@ -71,12 +72,24 @@ test("a runner token, a remote runner doing a project's work end to end, the Run
     // The project's repository is a folder on the server: the branch came back as a git bundle.
     await expect(page.getByTestId("run-log")).toContainText("[runner] handed back");
     await expect(page.getByTestId("run-log")).toContainText("its MCP config pointed at the server's /api/mcp");
+    // The CLI's session id and the cached tokens came through the runner's report.
+    await expect(page.getByTestId("run-session-id")).toHaveText(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-a[0-9a-f]{3}-[0-9a-f]{12}$/);
+    await expect(page.getByTestId("run-token-split")).toHaveText("1,350 in (300 cached, 50 written to the cache) · 200 out");
     await screenshots(page, "remote-run");
     await expect.poll(() => {
       try { return execFileSync("git", ["show", "main:remote.txt"], { cwd: repo }).toString(); } catch { return ""; }
     }, { timeout: 30_000 }).toBe("written by a runner\n");
     expect(runner.output()).toMatch(/run \S+: succeeded \([0-9a-f]{7} handed back as a bundle on ringmaster\/1-write-from-afar\); report applied/);
     expect(runner.output()).not.toContain(token);
+
+    // The Agents page lists the CLIs the runner reported (those on this machine's PATH).
+    await page.goto("/profiles");
+    const runnerClis = page.getByRole("region", { name: "Agent CLIs on runners" });
+    await expect(runnerClis.locator('tr[data-runner="laptop"]')).toContainText("online");
+    const reported = runner.output().match(/agent CLIs here: (.*)/)![1];
+    if (reported === "none found on PATH") await expect(runnerClis.locator('tr[data-runner="laptop"]')).toContainText("none reported");
+    else for (const cli of reported.split(", ")) await expect(runnerClis.locator('tr[data-runner="laptop"]')).toContainText(cli.split(" ")[0]);
+    await screenshots(page, "agent-clis-runners");
 
     // The Runners page shows it; revoking its token there cuts it off.
     await page.goto("/runners");

@@ -1,3 +1,4 @@
+import { LogMask } from "@/lib/runs/log-mask";
 import type { RunnerApi } from "./api";
 
 const FLUSH_MS = 250;
@@ -14,10 +15,11 @@ export class LogStream {
   private timer: NodeJS.Timeout | null = null;
   private sending: Promise<void> = Promise.resolve();
 
-  constructor(private readonly api: RunnerApi, private readonly runId: string, private readonly onLost: () => void) {}
+  constructor(private readonly api: RunnerApi, private readonly runId: string, private readonly onLost: () => void, private readonly mask = new LogMask()) {}
 
+  /** Masks what the runner gave its agent (lib/runs/log-mask.ts) before a line leaves this machine. */
   push(line: string): void {
-    this.buffer.push(line);
+    this.buffer.push(this.mask.apply(line));
     if (this.buffer.length >= MAX_LINES) this.flush();
     else this.timer ??= setTimeout(() => this.flush(), FLUSH_MS);
   }

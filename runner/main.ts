@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { detectClis } from "@/lib/agents/installed";
 import { ApiError, RunnerApi } from "./api";
 import { aiLoop } from "./ai-loop";
 import { workOnRun, type RunWork } from "./work";
@@ -68,14 +69,28 @@ const crash = (err: unknown) => {
 process.on("uncaughtException", crash);
 process.on("unhandledRejection", crash);
 
+/**
+ * The agent CLIs on this machine's PATH (the one its agents get), as the server's Agents page
+ * shows its own: the server offers a profile only a host with its CLI can run. A version line is
+ * cut to what the server takes (colour codes and all control characters out, 200 characters).
+ */
+async function installedClis() {
+  const found = await detectClis(process.env.PATH ?? "");
+  return found.filter((c) => c.path && c.path.length <= 1000).map((c) => ({
+    adapter: c.adapter, path: c.path!, version: c.version?.replace(/\u001b\[[0-9;]*m/g, "").replace(/[\u0000-\u001f\u007f]/g, "").slice(0, 200) || null,
+  }));
+}
+
 async function main() {
+  const clis = await installedClis();
   const registered = await api.call("POST", "/api/runner/agents", {
-    role: args.role, capabilities: list(args.capabilities!), maxConcurrent, ...(args.name ? { name: args.name } : {}),
+    role: args.role, capabilities: list(args.capabilities!), maxConcurrent, clis, ...(args.name ? { name: args.name } : {}),
   });
   if (registered.status !== 201 && registered.status !== 409) throw new ApiError(registered.status, registered.body, "registration");
   const agent = (registered.body as { agent?: { name: string } }).agent;
   if (!agent) throw new ApiError(registered.status, registered.body, "registration");
   say(`${registered.status === 201 ? "registered" : "already registered"} as "${agent.name}" (${agentId}), ${args.role}, up to ${maxConcurrent} at once`);
+  say(`agent CLIs here: ${clis.length ? clis.map((c) => `${c.adapter} ${c.version ?? "(no version)"}`).join(", ") : "none found on PATH"}`);
   if (args["ai-loop"]) return aiLoop({ role: args.role as "worker" | "lead", adapter: args.adapter!, workDir, say, signal: shutdown.signal });
 
   const running = new Set<Promise<unknown>>();

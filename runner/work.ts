@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import { requireAdapter } from "@/lib/agents/registry";
 import { runAgent } from "@/lib/agents/run";
 import { exitVerdict } from "@/lib/agents/exit-verdict";
+import { isCliModel, isSessionId } from "@/lib/agents/session-id";
 import { commitAll, git, gitCheck, headSha } from "@/lib/git";
 import { authEnv } from "@/lib/git/push";
 import { supervisedAdapter } from "@/lib/runs/watchdog";
@@ -10,6 +11,7 @@ import { RunGuard, type RunLimits } from "@/lib/runs/guard";
 import { refusal } from "@/lib/spend/ceilings";
 import type { RunnerApi } from "./api";
 import { LogStream } from "./log-stream";
+import { LogMask, runLogSecrets } from "@/lib/runs/log-mask";
 import { openRunnerSession, wireRunnerMcp, type SandboxMode } from "./sandbox";
 
 /** The run part of a trigger, as the server sends it (lib/runners/trigger.ts). */
@@ -54,9 +56,19 @@ export interface WorkOptions {
   signal: AbortSignal;
 }
 
-type Outcome = { status: "succeeded" | "failed" | "timed_out" | "cancelled"; exitCode: number | null; signal: string | null; error?: string; summary?: string; commitSha?: string | null; costUsd?: number; inputTokens?: number; outputTokens?: number; failureLog?: string; retry?: boolean };
+/** What the run used so far and the CLI's session, sent with each heartbeat and the completion report. */
+type Used = { costUsd?: number; inputTokens?: number; cacheReadTokens?: number; cacheWriteTokens?: number; outputTokens?: number; sessionId?: string; model?: string };
+
+type Outcome = { status: "succeeded" | "failed" | "timed_out" | "cancelled"; exitCode: number | null; signal: string | null; error?: string; summary?: string; commitSha?: string | null; failureLog?: string; retry?: boolean } & Used;
 
 const BASE_ENV = ["PATH", "HOME", "LANG", "LC_ALL", "TERM", "TZ", "USER", "SHELL", "TMPDIR"];
+
+/** The runner's own variables its agent gets: the base ones and those passed with --pass-env. */
+function agentBaseEnv(opts: WorkOptions): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of [...BASE_ENV, ...opts.passEnv]) if (process.env[name] !== undefined) env[name] = process.env[name]!;
+  return env;
+}
 
 // The runner's own copy of the project, fetched before each run; one worktree per run. The
 // repository's address is passed on each fetch and push, never kept in its config: git here
@@ -112,8 +124,8 @@ export async function workOnRun(work: RunWork, opts: WorkOptions): Promise<Outco
   const stop = (reason: string) => { if (!abort.signal.aborted) abort.abort(reason); };
   const onShutdown = () => stop(String(opts.signal.reason ?? "runner shut down"));
   opts.signal.addEventListener("abort", onShutdown, { once: true });
-  const log = new LogStream(api, work.id, () => stop("the server took the run back"));
-  const used: { costUsd?: number; inputTokens?: number; outputTokens?: number } = {};
+  const log = new LogStream(api, work.id, () => stop("the server took the run back"), new LogMask().add(runLogSecrets({ env: agentBaseEnv(opts), passed: opts.passEnv, token: work.token })));
+  const used: Used = {};
   const beat = setInterval(() => {
     void api.call("POST", `/api/runner/runs/${work.id}/heartbeat`, used).then((r) => { if (r.status === 409) stop("lease lost"); }, () => {});
   }, work.heartbeatMs);
@@ -139,7 +151,7 @@ export async function workOnRun(work: RunWork, opts: WorkOptions): Promise<Outco
   return outcome;
 }
 
-async function runAndCommit(work: RunWork, path: string, opts: WorkOptions, log: LogStream, used: { costUsd?: number; inputTokens?: number; outputTokens?: number }, signal: AbortSignal): Promise<Outcome> {
+async function runAndCommit(work: RunWork, path: string, opts: WorkOptions, log: LogStream, used: Used, signal: AbortSignal): Promise<Outcome> {
   const baseSha = work.baseSha ?? (await git(path, ["rev-parse", `origin/${work.baseBranch}`])).trim();
   const refused = work.limits ? refusal(work.limits.ceilings, work.adapter) : null;
   if (refused) return { status: "failed", exitCode: null, signal: null, error: refused, failureLog: refused, retry: false };
@@ -151,8 +163,7 @@ async function runAndCommit(work: RunWork, path: string, opts: WorkOptions, log:
   try {
     const mcp = await wireRunnerMcp(session, work.adapter);
     log.push(`[runner] ${work.adapter} agent on ${work.branch}, ${session.label}${mcp.wired ? ", its MCP config pointed at the server's /api/mcp" : mcp.unwired ? `, no MCP (${mcp.unwired})` : ""}`);
-    const env: Record<string, string> = {};
-    for (const name of [...BASE_ENV, ...opts.passEnv]) if (process.env[name] !== undefined) env[name] = process.env[name]!;
+    const env = agentBaseEnv(opts);
     Object.assign(env, { RINGMASTER_URL: opts.url, RINGMASTER_TOKEN: work.token, RINGMASTER_RUN_ID: work.id, RINGMASTER_PROJECT_ID: work.project.id, ...(work.promptId ? { RINGMASTER_PROMPT_ID: work.promptId } : {}), ...mcp.env });
     exit = await runAgent({
       adapter: supervisedAdapter(requireAdapter(work.adapter), session, process.execPath),
@@ -167,8 +178,14 @@ async function runAndCommit(work: RunWork, path: string, opts: WorkOptions, log:
         guard?.observe(e);
         // What the guard counted (priced with the team's table) is what the heartbeat reports.
         const totals = guard?.totals;
-        if (totals) Object.assign(used, { costUsd: totals.costUsd, inputTokens: totals.inputTokens, outputTokens: totals.outputTokens });
-        else if (e.type === "result") Object.assign(used, { costUsd: e.costUsd, inputTokens: e.inputTokens, outputTokens: e.outputTokens });
+        if (totals) {
+          const { costUsd, inputTokens, cacheReadTokens, cacheWriteTokens, outputTokens } = totals;
+          Object.assign(used, { costUsd, inputTokens, cacheReadTokens, cacheWriteTokens, outputTokens });
+        } else if (e.type === "result") Object.assign(used, { costUsd: e.costUsd, inputTokens: e.inputTokens, cacheReadTokens: e.cacheReadTokens, outputTokens: e.outputTokens });
+        // The first session id the CLI names is the run's; the server refuses one of a bad shape.
+        if (e.type === "init" && e.sessionId && used.sessionId === undefined && isSessionId(e.sessionId)) used.sessionId = e.sessionId;
+        // A profile that names no model runs the CLI's default: which one, from its init line or first model call.
+        if ((e.type === "init" || e.type === "usage") && e.model && !work.model && used.model === undefined && isCliModel(e.model)) used.model = e.model;
       },
     });
   } finally {

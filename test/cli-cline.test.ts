@@ -9,6 +9,7 @@ import { clineAdapter } from "@/lib/agents/cline";
 import { RunMeter } from "@/lib/spend/meter";
 import { cachedCli } from "./helpers/agent-cli-cache";
 import { startChatDouble } from "./helpers/chat-double";
+import { markedProcesses } from "@/lib/agents/kill";
 import { cliEnv, gitWorktree, runCli, sharedConformanceCases } from "./helpers/conformance";
 
 const run = promisify(execFile);
@@ -28,7 +29,7 @@ async function cline(prompt: string, signal?: AbortSignal) {
   // As a person would configure it: an OpenAI-compatible provider in the run's own HOME.
   await run("cline", ["auth", "-p", "openai", "-k", "sk-test", "-m", "gpt-5", "-b", double.url], { env: env as unknown as NodeJS.ProcessEnv, timeout: 60_000 });
   const result = await runCli(clineAdapter, { prompt, model: "gpt-5", worktree }, env, signal);
-  return { ...result, worktree };
+  return { ...result, worktree, home: env.HOME };
 }
 
 describe.skipIf("skip" in cli)(`the real Cline CLI ${VERSION}`, () => {
@@ -48,7 +49,7 @@ describe.skipIf("skip" in cli)(`the real Cline CLI ${VERSION}`, () => {
     const meter = new RunMeter({ maxTokens: null, maxCostUsd: null, maxToolCalls: null, maxTurns: null }, "gpt-5");
     for (const e of events) meter.observe(e);
     // 1200 × $1.25 + 800 × $0.125 + 100 × $10 per million
-    expect(meter.totals).toEqual({ inputTokens: 2000, outputTokens: 100, costUsd: expect.closeTo(0.0026, 12), toolCalls: 1 });
+    expect(meter.totals).toEqual({ inputTokens: 2000, outputTokens: 100, costUsd: expect.closeTo(0.0026, 12), toolCalls: 1, cacheReadTokens: 800, cacheWriteTokens: 0 });
   });
 
   it("fails the run on a model API error, with the CLI's message", async () => {
@@ -57,6 +58,14 @@ describe.skipIf("skip" in cli)(`the real Cline CLI ${VERSION}`, () => {
     double.state.failWith = 0;
     expect(outcome.exitCode).not.toBe(0);
     expect(outcome.result).toMatchObject({ type: "result", ok: false, summary: "double says 500", inputTokens: 0, outputTokens: 0 });
+  });
+
+  // Cline's default session backend starts a hub daemon (`cline --cline-hub-daemon`, detached into a
+  // session of its own) that outlived the run; sandboxed, it died with the run's pid namespace.
+  it("leaves no process behind once an unsandboxed run has ended", async () => {
+    const { outcome, home, logs } = await cline("Write hello.txt");
+    expect(outcome, logs.join("\n")).toMatchObject({ exitCode: 0, timedOut: false, cancelled: false });
+    expect(markedProcesses("HOME", home)).toEqual([]);
   });
 
   sharedConformanceCases("cline", cline, double.state);

@@ -6,8 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { codexAdapter } from "@/lib/agents/codex";
 import { RunMeter } from "@/lib/spend/meter";
 import { cachedCli } from "./helpers/agent-cli-cache";
-import { cliEnv, gitWorktree, groupMembers, runCli } from "./helpers/conformance";
-import { waitUntil } from "./helpers/fixtures";
+import { cliEnv, gitWorktree, runCli, sharedConformanceCases } from "./helpers/conformance";
 import { startResponsesDouble } from "./helpers/responses-double";
 
 const VERSION = "0.169.0";
@@ -47,15 +46,7 @@ describe.skipIf("skip" in cli)(`the real Codex CLI ${VERSION}`, () => {
     const meter = new RunMeter({ maxTokens: null, maxCostUsd: null, maxToolCalls: null, maxTurns: null }, "gpt-5");
     for (const e of events) meter.observe(e);
     // 1200 × $1.25 + 800 × $0.125 + 100 × $10 per million
-    expect(meter.totals).toEqual({ inputTokens: 2000, outputTokens: 100, costUsd: expect.closeTo(0.0026, 12), toolCalls: 1 });
-  });
-
-  it("takes a 150 KB CJK prompt whole on stdin", async () => {
-    double.state.failWith = 0;
-    const prompt = `Write hello.txt ${"漢字".repeat(25_000)}`;
-    const { outcome } = await codex(prompt);
-    expect(outcome.exitCode).toBe(0);
-    expect(double.state.inputs.some((text) => text.includes(prompt))).toBe(true);
+    expect(meter.totals).toEqual({ inputTokens: 2000, outputTokens: 100, costUsd: expect.closeTo(0.0026, 12), toolCalls: 1, cacheReadTokens: 800, cacheWriteTokens: 0 });
   });
 
   it.each([
@@ -70,16 +61,5 @@ describe.skipIf("skip" in cli)(`the real Codex CLI ${VERSION}`, () => {
     expect(outcome.result).toEqual({ type: "result", ok: false, summary: message });
   });
 
-  it("on cancel, its whole process group is gone within a second", async () => {
-    double.state.hang = true;
-    const abort = new AbortController();
-    const before = double.state.requests.length;
-    const running = codex("Write hello.txt", abort.signal);
-    await waitUntil("codex to call the model", async () => double.state.requests.length > before);
-    abort.abort("cancelled by a person");
-    const { outcome, pid } = await running;
-    double.state.hang = false;
-    expect(outcome.cancelled).toBe(true);
-    expect(groupMembers(pid)).toEqual([]);
-  });
+  sharedConformanceCases("codex", codex, double.state);
 });

@@ -49,7 +49,7 @@ describe.skipIf("skip" in cli)(`the real Factory Droid CLI ${VERSION}`, () => {
     const meter = new RunMeter({ maxTokens: null, maxCostUsd: null, maxToolCalls: null, maxTurns: null }, "gpt-5");
     for (const e of events) meter.observe(e);
     // 1200 × $1.25 + 800 × $0.125 + 100 × $10 per million
-    expect(meter.totals).toEqual({ inputTokens: 2000, outputTokens: 100, costUsd: expect.closeTo(0.0026, 12), toolCalls: 1 });
+    expect(meter.totals).toEqual({ inputTokens: 2000, outputTokens: 100, costUsd: expect.closeTo(0.0026, 12), toolCalls: 1, cacheReadTokens: 800, cacheWriteTokens: 0 });
   });
 
   // droid retries a 5xx for over a minute and then exits 0 with no result line (seen with a 500):

@@ -6,8 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { geminiAdapter } from "@/lib/agents/gemini";
 import { RunMeter } from "@/lib/spend/meter";
 import { cachedCli } from "./helpers/agent-cli-cache";
-import { cliEnv, gitWorktree, groupMembers, runCli } from "./helpers/conformance";
-import { waitUntil } from "./helpers/fixtures";
+import { cliEnv, gitWorktree, runCli, sharedConformanceCases } from "./helpers/conformance";
 import { startGeminiDouble } from "./helpers/gemini-double";
 
 const VERSION = "0.61.0";
@@ -45,14 +44,7 @@ describe.skipIf("skip" in cli)(`the real Gemini CLI ${VERSION}`, () => {
     const meter = new RunMeter({ maxTokens: null, maxCostUsd: null, maxToolCalls: null, maxTurns: null }, "gemini-2.5-pro");
     for (const e of events) meter.observe(e);
     // 1200 × $1.25 + 800 × $0.125 + 140 × $10 per million
-    expect(meter.totals).toEqual({ inputTokens: 2000, outputTokens: 140, costUsd: expect.closeTo(0.003, 12), toolCalls: 1 });
-  });
-
-  it("takes a 150 KB CJK prompt whole on stdin", async () => {
-    const prompt = `Write hello.txt ${"漢字".repeat(25_000)}`;
-    const { outcome } = await gemini(prompt);
-    expect(outcome.exitCode).toBe(0);
-    expect(double.state.prompts.some((text) => text.includes(prompt))).toBe(true);
+    expect(meter.totals).toEqual({ inputTokens: 2000, outputTokens: 140, costUsd: expect.closeTo(0.003, 12), toolCalls: 1, cacheReadTokens: 800, cacheWriteTokens: 0 });
   });
 
   // Gemini CLI itself retries a 429 or 5xx with backoff for over a minute, so the error here is
@@ -68,16 +60,5 @@ describe.skipIf("skip" in cli)(`the real Gemini CLI ${VERSION}`, () => {
     });
   });
 
-  it("on cancel, its whole process group is gone within a second", async () => {
-    double.state.hang = true;
-    const abort = new AbortController();
-    const before = double.state.requests.length;
-    const running = gemini("Write hello.txt", abort.signal);
-    await waitUntil("gemini to call the model", async () => double.state.requests.length > before);
-    abort.abort("cancelled by a person");
-    const { outcome, pid } = await running;
-    double.state.hang = false;
-    expect(outcome.cancelled).toBe(true);
-    expect(groupMembers(pid)).toEqual([]);
-  });
+  sharedConformanceCases("gemini", gemini, double.state);
 });

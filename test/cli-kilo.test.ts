@@ -5,9 +5,9 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { kiloAdapter } from "@/lib/agents/kilo";
 import { RunMeter } from "@/lib/spend/meter";
-import { cachedCli, CLI_CACHE } from "./helpers/agent-cli-cache";
+import { cachedCli } from "./helpers/agent-cli-cache";
 import { startChatDouble } from "./helpers/chat-double";
-import { cliEnv, gitWorktree, runCli, sharedConformanceCases } from "./helpers/conformance";
+import { gitWorktree, opencodeFamilyEnv, runCli, sharedConformanceCases } from "./helpers/conformance";
 
 const VERSION = "7.7.7";
 const cli = await cachedCli("@kilocode/cli", VERSION);
@@ -19,15 +19,9 @@ const double = await startChatDouble("127.0.0.1", {
 });
 afterAll(() => double.stop());
 
-async function kilo(prompt: string, signal?: AbortSignal) {
+async function kilo(prompt: string, signal?: AbortSignal, extra: Record<string, string> = {}) {
   const worktree = await gitWorktree();
-  // As a profile would configure it: an OpenAI-compatible provider in KILO_CONFIG_CONTENT.
-  // Kilo (an opencode fork) installs the provider's SDK package into its cache on first use: one cache for all runs.
-  const provider = { npm: "@ai-sdk/openai-compatible", name: "Double", options: { baseURL: double.url, apiKey: "sk-test" }, models: { "gpt-5": { name: "GPT-5" } } };
-  const env = await cliEnv("bin" in cli ? cli.bin : "", {
-    KILO_CONFIG_CONTENT: JSON.stringify({ provider: { double: provider }, small_model: "double/gpt-5" }),
-    XDG_CACHE_HOME: join(CLI_CACHE, "kilo-cache"), KILO_DISABLE_MODELS_FETCH: "1", KILO_DISABLE_AUTOUPDATE: "1",
-  });
+  const env = await opencodeFamilyEnv("KILO", "bin" in cli ? cli.bin : "", double.url, extra);
   const run = await runCli(kiloAdapter, { prompt, model: "double/gpt-5", worktree }, env, signal);
   return { ...run, worktree };
 }
@@ -49,12 +43,23 @@ describe.skipIf("skip" in cli)(`the real Kilo Code CLI ${VERSION}`, () => {
     for (const e of events) meter.observe(e);
     // Two model turns of 1000 input (400 cached) and 50 output (20 of them reasoning) each:
     // 1200 × $1.25 + 800 × $0.125 + 100 × $10 per million
-    expect(meter.totals).toEqual({ inputTokens: 2000, outputTokens: 100, costUsd: expect.closeTo(0.0026, 12), toolCalls: 1 });
+    expect(meter.totals).toEqual({ inputTokens: 2000, outputTokens: 100, costUsd: expect.closeTo(0.0026, 12), toolCalls: 1, cacheReadTokens: 800, cacheWriteTokens: 0 });
   });
 
-  // Kilo retries a model API error as opencode does: a 400 was still being retried after 90 s,
-  // so this test does not wait it out. The error event it then prints is opencode's, read by the
-  // same reader and replayed in lib/agents/opencode.test.ts.
+  // Kilo retries a model API error as opencode does (a 429, a 5xx or a body saying "server_error"
+  // …, 2 s doubling, honouring retry-after-ms), up to KILO_SESSION_RETRY_LIMIT times (its package's
+  // session retry policy; 5 when unset). With a limit of 1 and the API's retry-after-ms of 1 the run
+  // fails with the message at once, instead of some 60 s and more later.
+  it.each([429, 500, 529])("fails the run on a model API error %i once its retries are used up, with the CLI's message", async (status) => {
+    Object.assign(double.state, { failWith: status, retryAfterMs: 1 });
+    const before = double.state.requests.length;
+    const { outcome } = await kilo("Write hello.txt", undefined, { KILO_SESSION_RETRY_LIMIT: "1" });
+    Object.assign(double.state, { failWith: 0, retryAfterMs: null });
+    expect(outcome.exitCode).toBe(1);
+    expect(outcome.result).toEqual({ type: "result", ok: false, summary: `double says ${status}` });
+    // The run's one model call and its one retry (5 retries without the limit).
+    expect(double.state.requests.length - before).toBe(2);
+  });
 
   sharedConformanceCases("kilo", kilo, double.state);
 });

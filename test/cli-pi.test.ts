@@ -7,8 +7,7 @@ import { piAdapter } from "@/lib/agents/pi";
 import { RunMeter } from "@/lib/spend/meter";
 import { cachedCli } from "./helpers/agent-cli-cache";
 import { startChatDouble } from "./helpers/chat-double";
-import { cliEnv, gitWorktree, groupMembers, runCli } from "./helpers/conformance";
-import { waitUntil } from "./helpers/fixtures";
+import { cliEnv, gitWorktree, runCli, sharedConformanceCases } from "./helpers/conformance";
 
 const VERSION = "0.73.1";
 const cli = await cachedCli("@mariozechner/pi-coding-agent", VERSION);
@@ -47,14 +46,7 @@ describe.skipIf("skip" in cli)(`the real pi coding agent ${VERSION}`, () => {
     const meter = new RunMeter({ maxTokens: null, maxCostUsd: null, maxToolCalls: null, maxTurns: null }, "gpt-5");
     for (const e of events) meter.observe(e);
     // 1200 × $1.25 + 800 × $0.125 + 100 × $10 per million
-    expect(meter.totals).toEqual({ inputTokens: 2000, outputTokens: 100, costUsd: expect.closeTo(0.0026, 12), toolCalls: 1 });
-  });
-
-  it("takes a 150 KB CJK prompt whole on stdin", async () => {
-    const prompt = `Write hello.txt ${"漢字".repeat(25_000)}`;
-    const { outcome } = await pi(prompt);
-    expect(outcome.exitCode).toBe(0);
-    expect(double.state.prompts.some((text) => text.includes(prompt))).toBe(true);
+    expect(meter.totals).toEqual({ inputTokens: 2000, outputTokens: 100, costUsd: expect.closeTo(0.0026, 12), toolCalls: 1, cacheReadTokens: 800, cacheWriteTokens: 0 });
   });
 
   // pi exits 0 after a model API error: the failed result is what tells the run it failed.
@@ -66,16 +58,5 @@ describe.skipIf("skip" in cli)(`the real pi coding agent ${VERSION}`, () => {
     expect(outcome.result).toEqual({ type: "result", ok: false, summary: `${status} double says ${status}`, inputTokens: 0, cacheReadTokens: 0, outputTokens: 0, turns: 1 });
   });
 
-  it("on cancel, its whole process group is gone within a second", async () => {
-    double.state.hang = true;
-    const abort = new AbortController();
-    const before = double.state.requests.length;
-    const running = pi("Write hello.txt", abort.signal);
-    await waitUntil("pi to call the model", async () => double.state.requests.length > before);
-    abort.abort("cancelled by a person");
-    const { outcome, pid } = await running;
-    double.state.hang = false;
-    expect(outcome.cancelled).toBe(true);
-    expect(groupMembers(pid)).toEqual([]);
-  });
+  sharedConformanceCases("pi", pi, double.state);
 });

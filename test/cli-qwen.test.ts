@@ -7,8 +7,7 @@ import { qwenAdapter } from "@/lib/agents/qwen";
 import { RunMeter } from "@/lib/spend/meter";
 import { cachedCli } from "./helpers/agent-cli-cache";
 import { startChatDouble } from "./helpers/chat-double";
-import { cliEnv, gitWorktree, groupMembers, runCli } from "./helpers/conformance";
-import { waitUntil } from "./helpers/fixtures";
+import { cliEnv, gitWorktree, runCli, sharedConformanceCases } from "./helpers/conformance";
 
 const VERSION = "0.24.4";
 const cli = await cachedCli("@qwen-code/qwen-code", VERSION);
@@ -43,14 +42,7 @@ describe.skipIf("skip" in cli)(`the real Qwen Code CLI ${VERSION}`, () => {
     const meter = new RunMeter({ maxTokens: null, maxCostUsd: null, maxToolCalls: null, maxTurns: null }, "gpt-5");
     for (const e of events) meter.observe(e);
     // 1200 × $1.25 + 800 × $0.125 + 100 × $10 per million
-    expect(meter.totals).toEqual({ inputTokens: 2000, outputTokens: 100, costUsd: expect.closeTo(0.0026, 12), toolCalls: 1 });
-  });
-
-  it("takes a 150 KB CJK prompt whole on stdin", async () => {
-    const prompt = `Write hello.txt ${"漢字".repeat(25_000)}`;
-    const { outcome } = await qwen(prompt);
-    expect(outcome.exitCode).toBe(0);
-    expect(double.state.prompts.some((text) => text.includes(prompt))).toBe(true);
+    expect(meter.totals).toEqual({ inputTokens: 2000, outputTokens: 100, costUsd: expect.closeTo(0.0026, 12), toolCalls: 1, cacheReadTokens: 800, cacheWriteTokens: 0 });
   });
 
   // Qwen Code retries a 429 or 5xx by itself with backoff, so the error here is one it gives up on at once.
@@ -64,16 +56,5 @@ describe.skipIf("skip" in cli)(`the real Qwen Code CLI ${VERSION}`, () => {
     });
   });
 
-  it("on cancel, its whole process group is gone within a second", async () => {
-    double.state.hang = true;
-    const abort = new AbortController();
-    const before = double.state.requests.length;
-    const running = qwen("Write hello.txt", abort.signal);
-    await waitUntil("qwen to call the model", async () => double.state.requests.length > before);
-    abort.abort("cancelled by a person");
-    const { outcome, pid } = await running;
-    double.state.hang = false;
-    expect(outcome.cancelled).toBe(true);
-    expect(groupMembers(pid)).toEqual([]);
-  });
+  sharedConformanceCases("qwen", qwen, double.state);
 });

@@ -11,6 +11,7 @@ import { quotedPlaceholder } from "@/lib/agents/shell";
 import { FIXTURES_DIR } from "@/lib/agents/testing";
 import { createTeamWithProject } from "./helpers/fixtures";
 import { apiToken, params, request } from "./helpers/api";
+import { registeredAgent, runnerToken } from "./helpers/runners";
 
 const noParams = { params: Promise.resolve({}) };
 
@@ -56,7 +57,7 @@ describe("agent profiles", () => {
     expect(await getDb().agentProfile.findFirstOrThrow({ where: { teamId: team.id, name: "g2" } })).toMatchObject({ permissionMode: "auto_edit" });
   });
 
-  it("refuses a profile whose CLI is missing on this server when no runner is online, naming the field; with one online it is saved with a warning", async () => {
+  it("refuses a profile whose CLI is on neither this server nor an online runner that reported it, naming the field; on a runner only it is saved with a warning naming the runner", async () => {
     const { team } = await createTeamWithProject({ loopEnabled: false });
     const admin = await apiToken(team.id, "admin");
     const post = (body: object) => postProfile(request("POST", "/api/agent-profiles", admin, body), noParams);
@@ -81,22 +82,29 @@ describe("agent profiles", () => {
     expect((await changed.json()).error.field).toBe("adapter");
     expect(await getDb().agentProfile.findUniqueOrThrow({ where: { id: saved.profile.id } })).toMatchObject({ adapter: "gemini" });
 
-    // A runner of another team, or one of this team gone silent, changes nothing.
+    // A runner of another team that has it, one of this team gone silent that has it, or an online
+    // one without it: still refused.
+    const qwen = { adapter: "qwen", path: "/opt/bin/qwen", version: "0.24.4" };
     const other = await createTeamWithProject({ loopEnabled: false });
-    await getDb().agent.create({ data: { teamId: other.team.id, name: "elsewhere", status: "idle", lastSeenAt: new Date() } });
-    await getDb().agent.create({ data: { teamId: team.id, name: "silent", status: "idle", lastSeenAt: new Date(Date.now() - 86_400_000) } });
-    expect((await post({ name: "q1", adapter: "qwen" })).status).toBe(400);
+    await registeredAgent(await runnerToken(other.team.id), { name: "elsewhere", clis: [qwen] });
+    const silent = await registeredAgent(await runnerToken(team.id), { name: "silent", clis: [qwen] });
+    await getDb().agent.update({ where: { id: silent }, data: { lastSeenAt: new Date(Date.now() - 86_400_000) } });
+    await registeredAgent(await runnerToken(team.id), { name: "cpu-box", clis: [{ adapter: "codex", path: "/opt/bin/codex", version: "0.169.0" }] });
+    const nowhere = await post({ name: "q1", adapter: "qwen" });
+    expect(nowhere.status).toBe(400);
+    expect((await nowhere.json()).error).toMatchObject({
+      field: "adapter",
+      message: "Adapter runs `qwen`, which is not installed on this server nor on any online runner (1 runner is online without it): install it with `npm install -g @qwen-code/qwen-code`, or connect a runner that has it",
+    });
 
-    // An online runner of the team may have it (runners do not report their CLIs): saved, with a warning.
-    await getDb().agent.create({ data: { teamId: team.id, name: "gpu-box", status: "idle", lastSeenAt: new Date() } });
+    // An online runner of the team that reported it: saved, with a warning naming it.
+    await registeredAgent(await runnerToken(team.id), { name: "gpu-box", clis: [qwen] });
     const warned = await post({ name: "q1", adapter: "qwen" });
     expect(warned.status).toBe(201);
-    expect((await warned.json()).warnings).toEqual({
-      adapter: "runs `qwen`, which is not installed on this server: only a runner that has it can run this profile (1 runner is online; runners do not report their CLIs)",
-    });
+    expect((await warned.json()).warnings).toEqual({ adapter: "runs `qwen`, which is not installed on this server: only the runner gpu-box can run this profile" });
     const patched = await patch({ name: "g3", adapter: "qwen" });
     expect(patched.status).toBe(200);
-    expect((await patched.json()).warnings.adapter).toMatch(/^runs `qwen`, which is not installed on this server/);
+    expect((await patched.json()).warnings.adapter).toBe("runs `qwen`, which is not installed on this server: only the runner gpu-box can run this profile");
   });
 
   it("deletes a profile only when no live project uses it; another team's is 404", async () => {

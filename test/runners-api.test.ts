@@ -79,6 +79,40 @@ describe("runner registration", () => {
     expect(await getDb().agent.count({ where: { teamId: team.id } })).toBe(1);
   });
 
+  it("stores the agent CLIs a runner reports, replaced by its next registration; a bad report is refused naming the field and registers nothing", async () => {
+    const { team } = await createBareProject();
+    const token = await runnerToken(team.id);
+    const id = randomUUID();
+    const clis = [{ adapter: "claude", path: "/usr/local/bin/claude", version: "2.1.330 (Claude Code)" }, { adapter: "pi", path: "/opt/pi/bin/pi", version: null }];
+    const first = await register(runnerRequest("POST", "/api/runner/agents", token, id, { clis }), noParams);
+    expect(first.status).toBe(201);
+    expect((await first.json()).agent.clis).toEqual(clis);
+    expect((await getDb().agent.findUniqueOrThrow({ where: { id } })).clis).toEqual(clis);
+    // Restarted after an install: the new list replaces the old; a runner that says nothing keeps it.
+    const more = [...clis, { adapter: "codex", path: "/usr/local/bin/codex", version: "codex-cli 0.169.0" }];
+    expect((await register(runnerRequest("POST", "/api/runner/agents", token, id, { clis: more }), noParams)).status).toBe(409);
+    expect((await register(runnerRequest("POST", "/api/runner/agents", token, id, {}), noParams)).status).toBe(409);
+    expect((await getDb().agent.findUniqueOrThrow({ where: { id } })).clis).toEqual(more);
+
+    const cli = { adapter: "qwen", path: "/bin/qwen", version: "0.24.4" };
+    for (const [list, field] of [
+      ["claude", "clis"],
+      [Array.from({ length: 51 }, (_, i) => ({ ...cli, adapter: `cli-${i}` })), "clis"],
+      [[{ ...cli, adapter: "Qwen Code" }], "clis.0.adapter"],
+      [[{ ...cli, path: "" }], "clis.0.path"],
+      [[{ ...cli, path: `/${"p".repeat(1000)}` }], "clis.0.path"],
+      [[{ ...cli, version: "v".repeat(201) }], "clis.0.version"],
+      [[{ ...cli, version: "0.24\u0000" }], "clis.0.version"],
+      [[{ ...cli, version: "\u001b[31m0.24" }], "clis.0.version"],
+      [[cli, cli], "clis.1.adapter"],
+    ] as const) {
+      const res = await register(runnerRequest("POST", "/api/runner/agents", token, randomUUID(), { clis: list }), noParams);
+      expect(res.status).toBe(400);
+      expect((await res.json()).error.field).toBe(field);
+    }
+    expect(await getDb().agent.count({ where: { teamId: team.id } })).toBe(1);
+  });
+
   it("another team's token cannot see or take over an agent", async () => {
     const a = await createBareProject();
     const b = await createBareProject();

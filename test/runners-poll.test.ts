@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { getDb, getPool } from "@/lib/db";
 import { runTick } from "@/lib/loop/tick";
 import { closeRunnerWake, wakeRunners } from "@/lib/runners/wake";
+import { pollForTrigger } from "@/lib/runners/poll";
 import { GET as poll } from "@/app/api/runner/poll/route";
 import { POST as answer } from "@/app/api/runner/offers/[id]/route";
 import { POST as offer } from "@/app/api/runners/[id]/offers/route";
@@ -116,6 +117,25 @@ describe("the runner long-poll", () => {
     await wakeRunners(team.id);
     expect(await revoked).toEqual({ trigger: null });
     expect(await getDb().run.findUniqueOrThrow({ where: { id: next.run.id } })).toMatchObject({ status: "queued", remoteAgentId: null });
+  });
+
+  it("a look for work that fails rejects the poll with its error and leaves no wake-up waiter behind", async () => {
+    const { team } = await createBareProject();
+    const token = await runnerToken(team.id);
+    const id = await registeredAgent(token);
+    const agent = await getDb().agent.findUniqueOrThrow({ where: { id } });
+    const caller = { tokenId: (await getDb().apiToken.findFirstOrThrow({ where: { teamId: team.id, kind: "runner" } })).id, teamId: team.id, projectId: null };
+    // The look marks the agent seen first; this agent's row refuses the update.
+    await getPool().query(`CREATE OR REPLACE FUNCTION refuse_agent_look() RETURNS trigger AS $$ BEGIN
+      IF NEW.id = '${id}' THEN RAISE EXCEPTION 'look refused for %', NEW.id; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`);
+    await getPool().query(`CREATE OR REPLACE TRIGGER refuse_agent_look BEFORE UPDATE ON "Agent" FOR EACH ROW EXECUTE FUNCTION refuse_agent_look()`);
+    try {
+      await expect(pollForTrigger(caller, agent, 0)).rejects.toThrow(`look refused for ${id}`);
+    } finally {
+      await getPool().query(`DROP TRIGGER refuse_agent_look ON "Agent"`);
+    }
+    const hub = (globalThis as unknown as { __ringmasterRunnerWake: { waiters: Map<string, Set<unknown>> } }).__ringmasterRunnerWake;
+    expect(hub.waiters.has(team.id)).toBe(false);
   });
 
   it("hands a run to exactly one of many agents polling at once", async () => {

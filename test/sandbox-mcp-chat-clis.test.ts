@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { cachedCli, CLI_CACHE } from "./helpers/agent-cli-cache";
 import { startChatDouble } from "./helpers/chat-double";
+import { opencodeFamilyConfig } from "./helpers/conformance";
 import { addPrompt, createTeamWithProject } from "./helpers/fixtures";
 import { tickAndRun } from "./helpers/run-once";
 
@@ -24,7 +25,7 @@ const CLIS = [
   {
     adapter: "opencode", pkg: "opencode-ai", version: "1.18.33", model: "double/gpt-5", extraArgs: [],
     env: (url: string) => ({
-      OPENCODE_CONFIG_CONTENT: JSON.stringify({ provider: { double: { npm: "@ai-sdk/openai-compatible", name: "Double", options: { baseURL: url, apiKey: "sk-test" }, models: { "gpt-5": { name: "GPT-5" } } } }, small_model: "double/gpt-5" }),
+      OPENCODE_CONFIG_CONTENT: opencodeFamilyConfig(url),
       OPENCODE_DISABLE_MODELS_FETCH: "1", OPENCODE_DISABLE_AUTOUPDATE: "1",
     }),
     toolName: (tool: string) => `ringmaster_${tool}`,
@@ -37,7 +38,7 @@ const CLIS = [
   {
     adapter: "kilo", pkg: "@kilocode/cli", version: "7.7.7", model: "double/gpt-5", extraArgs: [],
     env: (url: string) => ({
-      KILO_CONFIG_CONTENT: JSON.stringify({ provider: { double: { npm: "@ai-sdk/openai-compatible", name: "Double", options: { baseURL: url, apiKey: "sk-test" }, models: { "gpt-5": { name: "GPT-5" } } } }, small_model: "double/gpt-5" }),
+      KILO_CONFIG_CONTENT: opencodeFamilyConfig(url),
       // No XDG_CACHE_HOME under the CLI cache: the sandbox mounts that read-only; Kilo caches in the run's own HOME.
       KILO_DISABLE_MODELS_FETCH: "1", KILO_DISABLE_AUTOUPDATE: "1",
     }),

@@ -5,7 +5,7 @@ import type { UsageLine } from "@/lib/spend/meter";
 import { liveRun } from "./helpers/runs";
 
 const line = (key: string, inputTokens: number, costUsd = 0.5): UsageLine =>
-  ({ key, model: "claude-sonnet-4-5", inputTokens, cachedTokens: 7.4, outputTokens: 20.6, costUsd });
+  ({ key, model: "claude-sonnet-4-5", inputTokens, cachedTokens: 7.4, cacheWriteTokens: 3.2, outputTokens: 20.6, costUsd });
 
 async function ledgerRun(): Promise<LedgerRun> {
   const { run, team, project, profile } = await liveRun();
@@ -15,7 +15,7 @@ async function ledgerRun(): Promise<LedgerRun> {
 
 async function rows(runId: string) {
   const entries = await getDb().spendEntry.findMany({ where: { runId }, orderBy: { key: "asc" } });
-  return entries.map((e) => [e.key, e.inputTokens, e.cachedTokens, e.outputTokens, e.costUsd]);
+  return entries.map((e) => [e.key, e.inputTokens, e.cachedTokens, e.cacheWriteTokens, e.outputTokens, e.costUsd]);
 }
 
 // Postgres refuses a token count past a 4-byte integer: a write the ledger cannot take.
@@ -28,7 +28,7 @@ describe("the spend ledger's writes", () => {
     expect(await rows(run.runId)).toEqual([]);
     await writeLedgerLines(run, [line("m1", 100.4), line("m2", 200.5, 0.25)]);
     await writeLedgerLines(run, [line("m1", 150, 0.75), line("result", 9)]);
-    expect(await rows(run.runId)).toEqual([["m1", 150, 7, 21, 0.75], ["m2", 201, 7, 21, 0.25], ["result", 9, 7, 21, 0.5]]);
+    expect(await rows(run.runId)).toEqual([["m1", 150, 7, 3, 21, 0.75], ["m2", 201, 7, 3, 21, 0.25], ["result", 9, 7, 3, 21, 0.5]]);
     const entries = await getDb().spendEntry.findMany({ where: { runId: run.runId } });
     expect(entries.map((e) => [e.teamId, e.projectId, e.agentProfileId, e.queuedById, e.model])).toEqual(
       Array(3).fill([run.teamId, run.projectId, run.agentProfileId, run.queuedById, "claude-sonnet-4-5"]));
@@ -42,7 +42,7 @@ describe("the spend ledger's writes", () => {
     writer.put([line("m1", 10)]);
     writer.put([line("m1", 11), line("m2", 20)]);
     await writer.flush();
-    expect(await rows(run.runId)).toEqual([["m1", 11, 7, 21, 0.5], ["m2", 20, 7, 21, 0.5]]);
+    expect(await rows(run.runId)).toEqual([["m1", 11, 7, 3, 21, 0.5], ["m2", 20, 7, 3, 21, 0.5]]);
     expect(afterWrites).toBe(2);
     // Nothing left to write: flush neither writes nor calls afterWrite.
     await writer.flush();
@@ -60,7 +60,7 @@ describe("the spend ledger's writes", () => {
     writer.put([line("m2", 30)]);
     await writer.flush();
     expect(errors).toEqual([expect.stringContaining("out of range for type integer")]);
-    expect(await rows(run.runId)).toEqual([["m1", 10, 7, 21, 0.5], ["m2", 30, 7, 21, 0.5]]);
+    expect(await rows(run.runId)).toEqual([["m1", 10, 7, 3, 21, 0.5], ["m2", 30, 7, 3, 21, 0.5]]);
     expect(afterWrites).toBe(1);
   });
 
@@ -77,7 +77,7 @@ describe("the spend ledger's writes", () => {
     expect(afterWrites).toBe(0);
     writer.put([line("m1", 12)]);
     await writer.flush();
-    expect(await rows(run.runId)).toEqual([["m1", 12, 7, 21, 0.5]]);
+    expect(await rows(run.runId)).toEqual([["m1", 12, 7, 3, 21, 0.5]]);
     expect(afterWrites).toBe(1);
   });
 
@@ -89,6 +89,6 @@ describe("the spend ledger's writes", () => {
     writer.put([line("m2", 2)]);
     await writer.flush().catch(() => {});
     expect(errors).toEqual(["alert check failed", "alert check failed"]);
-    expect(await rows(run.runId)).toEqual([["m1", 1, 7, 21, 0.5], ["m2", 2, 7, 21, 0.5]]);
+    expect(await rows(run.runId)).toEqual([["m1", 1, 7, 3, 21, 0.5], ["m2", 2, 7, 3, 21, 0.5]]);
   });
 });

@@ -18,7 +18,7 @@ async function spentProject(name: string, lines: Array<{ key: string; costUsd: n
   const run = await getDb().run.findFirstOrThrow({ where: { projectId: fixture.project.id } });
   await writeLedgerLines(
     { runId: run.id, teamId: fixture.team.id, projectId: fixture.project.id, agentProfileId: fixture.profile.id, queuedById: fixture.user.id },
-    lines.map((l) => ({ ...l, model: "claude-sonnet-4-5" })),
+    lines.map((l) => ({ ...l, cacheWriteTokens: 0, model: "claude-sonnet-4-5" })),
   );
   return { ...fixture, run };
 }

@@ -55,7 +55,7 @@ describe("claude adapter", () => {
     const meter = new RunMeter({ maxTokens: null, maxCostUsd: null, maxToolCalls: null, maxTurns: null });
     for (const e of usage) meter.observe(e);
     // Sonnet 4.5 list prices: 12 × $3 + 3221 × $3.75 + 67383 × $0.30 + 412 × $15 per million.
-    expect(meter.totals).toEqual({ inputTokens: 12 + 3221 + 67383, outputTokens: 412, costUsd: expect.closeTo(0.03850965, 10), toolCalls: 0 });
+    expect(meter.totals).toEqual({ inputTokens: 12 + 3221 + 67383, cacheReadTokens: 67383, cacheWriteTokens: 3221, outputTokens: 412, costUsd: expect.closeTo(0.03850965, 10), toolCalls: 0 });
     expect(meter.turns).toBe(new Set(usage.map((e) => e.type === "usage" && e.messageId)).size);
   });
 

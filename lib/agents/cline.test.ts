@@ -5,14 +5,14 @@ import { readTranscript } from "@/lib/agents/testing";
 describe("cline adapter", () => {
   it("runs cline with NDJSON output, auto-approval by default, one short line as argument and the prompt on stdin", () => {
     expect(clineAdapter.build({ prompt: "--yolo fix it", worktree: "/repo" })).toEqual({
-      command: `cat | cline '--json' '--auto-approve' 'true' '${CLINE_LEAD}'`,
+      command: `cat | CLINE_SESSION_BACKEND_MODE=local cline '--json' '--auto-approve' 'true' '${CLINE_LEAD}'`,
       args: [],
       shell: true,
       program: "cline",
       stdin: "--yolo fix it",
     });
     expect(clineAdapter.build({ prompt: "p", model: "gpt-5", worktree: "/repo", permissionMode: "plan", extraArgs: ["--thinking", "it's"] }).command).toBe(
-      "cat | cline '--json' '--plan' '--model' 'gpt-5' '--thinking' 'it'\\''s' 'Carry out the task below.'",
+      "cat | CLINE_SESSION_BACKEND_MODE=local cline '--json' '--plan' '--model' 'gpt-5' '--thinking' 'it'\\''s' 'Carry out the task below.'",
     );
   });
 

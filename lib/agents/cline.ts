@@ -9,13 +9,17 @@ import type { AgentAdapter, AgentEvent } from "@/lib/agents/types";
 // `cat |` on stdin (never one huge argument).
 // Its NDJSON lines are `hook_event`s, `agent_event`s (content_start/_end of text and tools, usage
 // per model call, error) and a final `run_result` with the run's usage, its text and the model.
+// Its default session backend ("auto") runs the session in a hub daemon, started detached (a
+// session and process group of its own, so it outlived the run) or reused from another cline of
+// the same HOME (the run would then work outside its process group, beyond cancel):
+// CLINE_SESSION_BACKEND_MODE=local keeps the session in the process Ringmaster started.
 export const CLINE_LEAD = "Carry out the task below.";
 
 export const clineAdapter: AgentAdapter = {
   name: "cline",
   build: ({ prompt, model, extraArgs = [], permissionMode }) => {
     const args = ["--json", ...permissionArgs("cline", permissionMode, extraArgs), ...(model ? ["--model", model] : []), ...extraArgs, CLINE_LEAD];
-    return { command: `cat | cline ${args.map(quoteShellArg).join(" ")}`, args: [], shell: true, program: "cline", stdin: prompt };
+    return { command: `cat | CLINE_SESSION_BACKEND_MODE=local cline ${args.map(quoteShellArg).join(" ")}`, args: [], shell: true, program: "cline", stdin: prompt };
   },
   parseLine: (line) => parseClineLine(line),
 };

@@ -1,4 +1,5 @@
 import { chmod, mkdir, writeFile } from "node:fs/promises";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { detectClis, missingCli, whichOn } from "@/lib/agents/installed";
@@ -21,9 +22,10 @@ describe("installed agent CLIs", () => {
   });
 
   it("says which CLI is missing and how to install it, instead of spawn ENOENT", () => {
-    expect(missingCli("opencode", "opencode", "/no/such/dir")).toBe(
-      "the opencode adapter runs `opencode`, which is not installed on this machine (not found on PATH /no/such/dir): install it with `npm install -g opencode-ai`, or choose another adapter in the profile",
+    expect(missingCli("opencode", "opencode", "/no/such/dir", "build-7")).toBe(
+      "CLI `opencode` not installed on build-7: the opencode adapter runs it, and it is not on PATH /no/such/dir; install it with `npm install -g opencode-ai`, or choose another adapter in the profile",
     );
+    expect(missingCli("opencode", "opencode", "/no/such/dir")).toMatch(new RegExp(`^CLI \`opencode\` not installed on ${hostname()}: `));
     expect(missingCli("demo", "sh", "/usr/bin:/bin")).toBeNull();
   });
 

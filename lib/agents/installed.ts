@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
 import { accessSync, constants } from "node:fs";
+import { hostname } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { promisify } from "node:util";
 
@@ -38,10 +39,10 @@ export function whichOn(command: string, path: string): string | null {
  * A run's agent program that is not on its PATH, said plainly, instead of the `spawn ENOENT`
  * the kernel would give; null when it is there (or the command is a shell line).
  */
-export function missingCli(adapter: string, command: string, path: string): string | null {
+export function missingCli(adapter: string, command: string, path: string, host = hostname()): string | null {
   if (whichOn(command, path)) return null;
   const install = CLI_SOURCES[adapter]?.install;
-  return `the ${adapter} adapter runs \`${command}\`, which is not installed on this machine (not found on PATH ${path})${install ? `: install it with \`${install}\`` : ""}, or choose another adapter in the profile`;
+  return `CLI \`${command}\` not installed on ${host}: the ${adapter} adapter runs it, and it is not on PATH ${path}${install ? `; install it with \`${install}\`` : ""}, or choose another adapter in the profile`;
 }
 
 export type CliFound = { adapter: string; command: string; path: string | null; version: string | null; install: string };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { killMarked, markedProcesses } from "@/lib/agents/kill";
 import { runAgentProcess, type OutputLine, type RunAgentProcessOptions } from "@/lib/agents/process";
 import { fixtureEnv, isAlive, processGroupOf, tempDir, waitUntilGone } from "@/lib/agents/testing";
 
@@ -91,6 +92,26 @@ describe("runAgentProcess", () => {
     const { result, grandchild } = await run({ ...FORKS_GRANDCHILD, maxDurationMs: 2_000, killGraceMs: 5_000 });
     expect(result).toMatchObject({ exitCode: null, signal: "SIGTERM", timedOut: true, cancelled: false });
     await expectNoOrphan(grandchild);
+  });
+
+  // A daemon in a session of its own (Cline's hub daemon did this) leaves the group; it keeps the run's variables.
+  // The agent waits until the daemon has its own session (it writes its pid then), so the group kill at exit cannot reach it.
+  const DETACHES = { command: "sh", args: ["-c", "setsid sh -c 'echo $$ > daemon.pid; exec sleep 300' </dev/null >/dev/null 2>&1 & until [ -s daemon.pid ]; do sleep 0.01; done; cat daemon.pid"] };
+  it("once the agent has ended, kills what it detached from its group when given the run's marker", async () => {
+    const marker = `run-${process.pid}-${Date.now()}`;
+    const { result, grandchild } = await run({ ...DETACHES, env: { ...fixtureEnv(), RINGMASTER_RUN_ID: marker }, sweep: { name: "RINGMASTER_RUN_ID", value: marker } });
+    expect(result).toMatchObject({ exitCode: 0, timedOut: false, cancelled: false });
+    await expectNoOrphan(grandchild);
+    expect(markedProcesses("RINGMASTER_RUN_ID", marker)).toEqual([]);
+  });
+
+  it("without the marker, what it detached outlives it (what the sweep prevents)", async () => {
+    const marker = `run-${process.pid}-${Date.now()}-unswept`;
+    const { grandchild } = await run({ ...DETACHES, env: { ...fixtureEnv(), RINGMASTER_RUN_ID: marker } });
+    expect(grandchild.aliveWhenPrinted).toBe(true);
+    expect(markedProcesses("RINGMASTER_RUN_ID", marker)).toEqual([grandchild.pid]);
+    killMarked("RINGMASTER_RUN_ID", marker);
+    expect(await waitUntilGone(grandchild.pid)).toBe(true);
   });
 
   it("escalates to SIGKILL after the grace when the group ignores SIGTERM", async () => {

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { signalGroup, terminateGroup } from "@/lib/agents/kill";
+import { killMarked, signalGroup, terminateGroup } from "@/lib/agents/kill";
 import { splitLines } from "@/lib/agents/lines";
 import type { OutputStream } from "@/lib/agents/types";
 
@@ -31,6 +31,11 @@ export type RunAgentProcessOptions = {
   signal?: AbortSignal;
   /** Kills the group at once, without the SIGTERM grace: a runaway agent gets no more lines. */
   stopNow?: AbortSignal;
+  /**
+   * A variable of `env` unique to this run: once the agent has ended, any process still holding it
+   * is killed too, though it left the group (a daemon in a session of its own).
+   */
+  sweep?: { name: string; value: string };
   /** Rewrites the command before it starts, e.g. to start it inside the agent sandbox. */
   launch?: (spec: LaunchSpec) => LaunchSpec;
 };
@@ -106,8 +111,13 @@ export function runAgentProcess(opts: RunAgentProcessOptions): Promise<AgentProc
     opts.stopNow?.addEventListener("abort", onStopNow, { once: true });
 
     // Whatever the agent left running in its group would hold our pipes open and outlive the run.
-    child.once("exit", () => signalGroup(pid, "SIGKILL"));
+    const killLeftovers = () => {
+      signalGroup(pid, "SIGKILL");
+      if (opts.sweep) killMarked(opts.sweep.name, opts.sweep.value);
+    };
+    child.once("exit", killLeftovers);
     child.once("close", (exitCode, signal) => {
+      if (opts.sweep) killMarked(opts.sweep.name, opts.sweep.value);
       clearTimeout(deadline);
       cancelKill?.();
       opts.signal?.removeEventListener("abort", onAbort);

@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -28,14 +29,14 @@ describe("runAgent end to end with stand-in CLIs replaying real transcripts", ()
   it("refuses to start a CLI that is not on the run's PATH, naming it and how to install it", async () => {
     let spawned = false;
     const run = runAgent({ adapter: requireAdapter("qwen"), context: { prompt: "p", worktree: await tempDir() }, env: fixtureEnv(), onSpawn: () => { spawned = true; } });
-    await expect(run).rejects.toThrow("cannot start the agent: the qwen adapter runs `qwen`, which is not installed on this machine (not found on PATH ");
+    await expect(run).rejects.toThrow(`cannot start the agent: CLI \`qwen\` not installed on ${hostname()}: the qwen adapter runs it, and it is not on PATH `);
     await expect(run).rejects.toThrow("install it with `npm install -g @qwen-code/qwen-code`, or choose another adapter in the profile");
     expect(spawned).toBe(false);
   });
 
   it("checks the CLI a shell line runs too (cline's `cat | cline …`)", async () => {
     const run = runAgent({ adapter: requireAdapter("cline"), context: { prompt: "p", worktree: await tempDir() }, env: fixtureEnv() });
-    await expect(run).rejects.toThrow("cannot start the agent: the cline adapter runs `cline`, which is not installed on this machine (not found on PATH ");
+    await expect(run).rejects.toThrow(`cannot start the agent: CLI \`cline\` not installed on ${hostname()}: the cline adapter runs it, and it is not on PATH `);
   });
 
   it.each([

@@ -11,15 +11,15 @@ export async function writeLedgerLines(run: LedgerRun, lines: LedgerLine[]): Pro
   if (lines.length === 0) return;
   const values: unknown[] = [];
   const rows = lines.map((l, i) => {
-    values.push(l.key, l.model, Math.round(l.inputTokens), Math.round(l.cachedTokens), Math.round(l.outputTokens), l.costUsd);
-    const o = i * 6 + 5;
-    return `($1, $2, $3, $4, $5, $${o + 1}, $${o + 2}, $${o + 3}, $${o + 4}, $${o + 5}, $${o + 6}, now())`;
+    values.push(l.key, l.model, Math.round(l.inputTokens), Math.round(l.cachedTokens), Math.round(l.cacheWriteTokens), Math.round(l.outputTokens), l.costUsd);
+    const o = i * 7 + 5;
+    return `($1, $2, $3, $4, $5, $${o + 1}, $${o + 2}, $${o + 3}, $${o + 4}, $${o + 5}, $${o + 6}, $${o + 7}, now())`;
   });
   await getPool().query(
-    `INSERT INTO "SpendEntry" ("teamId", "projectId", "runId", "agentProfileId", "queuedById", "key", "model", "inputTokens", "cachedTokens", "outputTokens", "costUsd", "updatedAt")
+    `INSERT INTO "SpendEntry" ("teamId", "projectId", "runId", "agentProfileId", "queuedById", "key", "model", "inputTokens", "cachedTokens", "cacheWriteTokens", "outputTokens", "costUsd", "updatedAt")
      VALUES ${rows.join(", ")}
      ON CONFLICT ("runId", "key") DO UPDATE SET "model" = EXCLUDED."model", "inputTokens" = EXCLUDED."inputTokens",
-       "cachedTokens" = EXCLUDED."cachedTokens", "outputTokens" = EXCLUDED."outputTokens", "costUsd" = EXCLUDED."costUsd", "updatedAt" = now()`,
+       "cachedTokens" = EXCLUDED."cachedTokens", "cacheWriteTokens" = EXCLUDED."cacheWriteTokens", "outputTokens" = EXCLUDED."outputTokens", "costUsd" = EXCLUDED."costUsd", "updatedAt" = now()`,
     [run.teamId, run.projectId, run.runId, run.agentProfileId, run.queuedById, ...values],
   );
 }

@@ -30,12 +30,18 @@ describe("secrets at rest", () => {
       return parts.join(".");
     };
     for (const part of [1, 2, 3]) expect(() => decryptSecret(flip(part), key)).toThrow(undecryptable);
+    // A server-side fault, never the caller's: 500 internal.
+    const err = (() => { try { decryptSecret(flip(3), key); } catch (e) { return e; } })();
+    expect(err).toBeInstanceOf(SecretError);
+    expect(err).toMatchObject({ name: "SecretError", status: 500, code: "internal" });
     expect(() => decryptSecret(sealed, "cd".repeat(32))).toThrow(undecryptable);
   });
 
   it("refuses another version or shape with a SecretError that says which", () => {
     const [, iv, tag, body] = encryptSecret("hello", key).split(".");
     expect(() => decryptSecret(["v2", iv, tag, body].join("."), key)).toThrow(new SecretError('sealed with an unknown format version "v2"'));
+    // A long version is cut to its first 10 characters: whatever a row holds, the message stays short.
+    expect(() => decryptSecret(["v1-then-a-long-tail", iv, tag, body].join("."), key)).toThrow(new SecretError('sealed with an unknown format version "v1-then-a-"'));
     for (const shape of ["garbage", "", ["v1", iv, tag].join("."), ["v1", iv, tag, body, "extra"].join("."), ["v1", "", tag, body].join("."), ["v1", iv, "", body].join(".")]) {
       expect(() => decryptSecret(shape, key), shape).toThrow(new SecretError("not a sealed secret"));
     }
@@ -49,7 +55,7 @@ describe("secrets at rest", () => {
     expect(() => encryptSecret("hello", "")).toThrow(missing);
     expect(() => decryptSecret(sealed, "")).toThrow(missing);
     expect(() => decryptSecret(sealed, "")).toThrow(EnvError);
-    for (const bad of ["ab".repeat(31), "zz".repeat(32), `${key}00`, ` ${key.slice(1)}`]) {
+    for (const bad of ["ab".repeat(31), "zz".repeat(32), `${key}00`, ` ${key.slice(1)}`, `x${key}`]) {
       expect(() => encryptSecret("hello", bad), bad).toThrow(malformed);
       expect(() => decryptSecret(sealed, bad), bad).toThrow(malformed);
     }

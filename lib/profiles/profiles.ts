@@ -9,6 +9,7 @@ import { conflictingArg, permissionModesOf } from "@/lib/agents/permission-modes
 import { getEnv, inheritedProcessEnv, isServerOnlyVariable } from "@/lib/env";
 import { CLI_SOURCES, whichOn } from "@/lib/agents/installed";
 import { silentAfterMs } from "@/lib/routing/agents";
+import { runnerClis } from "@/lib/runners/agents";
 import { ceilingShape, wallTimeShape } from "@/lib/spend/ceiling-input";
 import { unenforceable } from "@/lib/spend/ceilings";
 
@@ -78,21 +79,23 @@ function nameTaken(err: unknown): never {
 }
 
 /**
- * Whether the profile's CLI can run somewhere. On this server's agent PATH (where the workers
- * start it) it can; missing here, it is refused, unless one of the team's runners is online: a
- * runner runs the CLI on its own host and does not say which it has, so the save goes through
- * with a warning. Null: nothing to say (found, or an adapter without a CLI of its own).
+ * Whether the profile's CLI can run somewhere: on this server's agent PATH (where the workers
+ * start it), or on one of the team's online runners, which say at registration which CLIs they
+ * have. Nowhere: refused, naming the field. Only on runners: saved, with a warning that says
+ * which. Null: nothing to say (found here, or an adapter without a CLI of its own).
  */
 export async function missingCliWarning(teamId: string, adapter: string, now = new Date()): Promise<string | null> {
   const source = CLI_SOURCES[adapter];
   if (!source || whichOn(source.command, inheritedProcessEnv(["PATH"]).PATH ?? "")) return null;
   const seenSince = new Date(now.getTime() - silentAfterMs(getEnv().LEASE_TTL_MS));
-  const runners = await getDb().agent.count({ where: { teamId, status: { not: "offline" }, lastSeenAt: { gt: seenSince } } });
+  const online = await getDb().agent.findMany({ where: { teamId, status: { not: "offline" }, lastSeenAt: { gt: seenSince } }, select: { name: true, clis: true }, orderBy: { name: "asc" } });
+  const having = online.filter((r) => runnerClis(r).some((c) => c.adapter === adapter)).map((r) => r.name);
   const missing = `runs \`${source.command}\`, which is not installed on this server`;
-  if (runners === 0) {
-    throw new z.ZodError([{ code: "custom", path: ["adapter"], message: `${missing}: install it with \`${source.install}\`, or connect a runner that has it`, input: adapter }]);
+  if (having.length === 0) {
+    const runners = online.length === 0 ? "" : ` nor on any online runner (${online.length === 1 ? "1 runner is" : `${online.length} runners are`} online without it)`;
+    throw new z.ZodError([{ code: "custom", path: ["adapter"], message: `${missing}${runners}: install it with \`${source.install}\`, or connect a runner that has it`, input: adapter }]);
   }
-  return `${missing}: only a runner that has it can run this profile (${runners === 1 ? "1 runner is" : `${runners} runners are`} online; runners do not report their CLIs)`;
+  return `${missing}: only ${having.length === 1 ? "the runner" : "the runners"} ${having.join(", ")} can run this profile`;
 }
 
 export async function createProfile(teamId: string, raw: unknown, by: AuditBy = SYSTEM) {

@@ -10,11 +10,31 @@ export const AGENT_HEADER = "X-Agent-ID";
 
 const capability = z.string().trim().min(1, "must not be empty").max(50, "must be at most 50 characters").regex(/^[\w.*:-]+$/, "may only contain letters, digits and _ . * : -");
 
+// Printable text without control characters: it is shown on the Agents page.
+const shown = (max: number) => z.string({ error: "must be a string" }).min(1, "must not be empty").max(max, `must be at most ${max} characters`)
+  .regex(/^[^\u0000-\u001f\u007f]+$/, "must not contain control characters");
+
+/** One agent CLI the runner found on its agents' PATH (lib/agents/installed.ts `detectClis`). */
+export const reportedCli = z.object({
+  adapter: z.string({ error: "must be a string" }).regex(/^[a-z][a-z0-9-]{0,39}$/, "must be an adapter name (lowercase letters, digits and -, at most 40)"),
+  path: shown(1000),
+  version: shown(200).nullable().default(null),
+});
+export type ReportedCli = z.infer<typeof reportedCli>;
+
 export const registration = z.object({
   name: z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters").optional(),
   role: z.enum(["lead", "worker"], { error: "must be lead or worker" }).default("worker"),
   capabilities: z.array(capability).max(50, "must list at most 50").default([]),
   maxConcurrent: wholeNumber(1, 32).default(1),
+  // Absent from a runner older than the report: it says nothing of its CLIs.
+  clis: z.array(reportedCli, { error: "must be an array of { adapter, path, version }" }).max(50, "must list at most 50").optional(),
+}).superRefine((v, ctx) => {
+  const seen = new Set<string>();
+  v.clis?.forEach((c, i) => {
+    if (seen.has(c.adapter)) ctx.addIssue({ code: "custom", path: ["clis", i, "adapter"], message: `lists ${c.adapter} twice` });
+    seen.add(c.adapter);
+  });
 });
 export type Registration = z.input<typeof registration>;
 
@@ -27,9 +47,12 @@ export function requireAgentId(header: string | null): string {
   return header.toLowerCase();
 }
 
+/** The CLIs a runner reported, as stored (written only through `registration`). */
+export const runnerClis = (a: Pick<Agent, "clis">): ReportedCli[] => (Array.isArray(a.clis) ? (a.clis as ReportedCli[]) : []);
+
 export const agentView = (a: Agent) => ({
   id: a.id, name: a.name, role: a.role, capabilities: a.capabilities, maxConcurrent: a.maxConcurrent,
-  status: a.status, projectId: a.projectId, lastSeenAt: a.lastSeenAt, createdAt: a.createdAt,
+  status: a.status, projectId: a.projectId, lastSeenAt: a.lastSeenAt, createdAt: a.createdAt, clis: runnerClis(a),
 });
 export type AgentView = ReturnType<typeof agentView>;
 
@@ -47,7 +70,8 @@ export async function registerAgent(caller: RunnerCaller, id: string, raw: unkno
     if (existing.teamId !== caller.teamId || (caller.projectId && existing.projectId !== caller.projectId)) {
       throw new ControlError(AGENT_HEADER, "is already used by another runner");
     }
-    const seen = await db.agent.update({ where: { id }, data: { lastSeenAt: now, status: "idle" } });
+    // A restarted runner says again which CLIs it has: they may have changed since.
+    const seen = await db.agent.update({ where: { id }, data: { lastSeenAt: now, status: "idle", ...(input.clis ? { clis: input.clis } : {}) } });
     return { created: false, agent: agentView(seen) };
   }
   const name = input.name ?? `${input.role}-${id.slice(0, 8)}`;
@@ -55,7 +79,7 @@ export async function registerAgent(caller: RunnerCaller, id: string, raw: unkno
     const agent = await db.agent.create({
       data: {
         id, teamId: caller.teamId, projectId: caller.projectId, tokenId: caller.tokenId, name, role: input.role,
-        capabilities: [...new Set(input.capabilities)], maxConcurrent: input.maxConcurrent, status: "idle", lastSeenAt: now,
+        capabilities: [...new Set(input.capabilities)], maxConcurrent: input.maxConcurrent, status: "idle", lastSeenAt: now, clis: input.clis ?? [],
       },
     });
     return { created: true, agent: agentView(agent) };

@@ -2,7 +2,7 @@ import { getDb } from "@/lib/db";
 import { getEnv } from "@/lib/env";
 import type { Actor } from "@/lib/auth/actor";
 import { silentAfterMs } from "@/lib/routing/agents";
-import { agentView } from "@/lib/runners/agents";
+import { agentView, runnerClis } from "@/lib/runners/agents";
 
 /** The team's runners for the dashboard: online or not, what they run now, when last heard from. */
 export async function listRunners(actor: Actor, now = new Date()) {
@@ -33,4 +33,14 @@ export async function listPromptsAwaitingRunner(actor: Actor) {
     take: 100,
   });
   return runs.map((r) => ({ id: r.prompt!.id, label: `${r.project.name} · #${r.prompt!.number} ${r.prompt!.title}` }));
+}
+
+/** Each of the team's runners with the agent CLIs it reported at registration, for the Agents page. */
+export async function listRunnerClis(teamId: string, now = new Date()) {
+  const rows = await getDb().agent.findMany({ where: { teamId }, select: { id: true, name: true, status: true, lastSeenAt: true, clis: true }, orderBy: { name: "asc" } });
+  const silent = silentAfterMs(getEnv().LEASE_TTL_MS);
+  return rows.map((a) => ({
+    id: a.id, name: a.name, clis: runnerClis(a),
+    online: a.status !== "offline" && Boolean(a.lastSeenAt) && now.getTime() - a.lastSeenAt!.getTime() < silent,
+  }));
 }

@@ -2,7 +2,8 @@ import { getDb } from "@/lib/db";
 import { writeLedgerLines } from "@/lib/budgets/ledger";
 import { alertBudgets } from "@/lib/threads/notices";
 
-export type RemoteUsage = { costUsd?: number; inputTokens?: number; outputTokens?: number };
+/** `inputTokens` includes the cached input (`cacheReadTokens` read, `cacheWriteTokens` written). */
+export type RemoteUsage = { costUsd?: number; inputTokens?: number; cacheReadTokens?: number; cacheWriteTokens?: number; outputTokens?: number };
 
 /**
  * A remote run's spend goes to the same ledger as a worker's, so budgets hold across local and
@@ -19,7 +20,11 @@ export async function recordRemoteSpend(runId: string, used: RemoteUsage): Promi
   const project = { id: run.projectId, teamId: run.project.teamId };
   await writeLedgerLines(
     { runId, teamId: project.teamId, projectId: project.id, agentProfileId: run.agentProfileId, queuedById: run.prompt?.createdById ?? null },
-    [{ key: "runner", model: run.model, inputTokens: used.inputTokens ?? 0, cachedTokens: 0, outputTokens: used.outputTokens ?? 0, costUsd: used.costUsd ?? 0 }],
+    // The ledger's input is the uncached part (cache writes included) beside the cache reads, as a worker's lines are.
+    [{
+      key: "runner", model: run.model, inputTokens: Math.max(0, (used.inputTokens ?? 0) - (used.cacheReadTokens ?? 0)), cachedTokens: used.cacheReadTokens ?? 0,
+      cacheWriteTokens: used.cacheWriteTokens ?? 0, outputTokens: used.outputTokens ?? 0, costUsd: used.costUsd ?? 0,
+    }],
   );
   await alertBudgets(project);
 }

@@ -2,6 +2,7 @@ import { getDb } from "@/lib/db";
 import { getLogger } from "@/lib/log";
 import { getRedis } from "@/lib/redis/connections";
 import { RUN_LOG_STREAM_MAXLEN, runLogStreamKey } from "@/lib/events/streams";
+import { LogMask } from "@/lib/runs/log-mask";
 
 export const RUN_LOG_CAP_BYTES = 5 * 1024 * 1024;
 const FLUSH_MS = 200;
@@ -22,24 +23,17 @@ export class RunLogSink {
   private writing: Promise<void> = Promise.resolve();
   readonly tail: string[] = [];
 
-  private secrets: { value: string; name: string }[] = [];
+  private readonly masked = new LogMask();
 
   constructor(private readonly runId: string, private readonly capBytes = RUN_LOG_CAP_BYTES) {}
 
-  /**
-   * Values never written as they are: a line that holds one (an agent printing its environment,
-   * a CLI echoing its API key in an error) gets `[NAME masked]` in its place, in the stored and the
-   * live log and the failure summary alike. Values under 8 characters are too common to mask.
-   */
+  /** Values never written as they are, in the stored and the live log and the failure summary alike (lib/runs/log-mask.ts). */
   mask(secrets: Record<string, string>): void {
-    for (const [name, value] of Object.entries(secrets)) if (value.length >= 8) this.secrets.push({ name, value });
-    // The longest first, so a value that contains another is masked whole.
-    this.secrets.sort((a, b) => b.value.length - a.value.length);
+    this.masked.add(secrets);
   }
 
   push(raw: string): void {
-    let line = raw;
-    for (const { name, value } of this.secrets) if (line.includes(value)) line = line.replaceAll(value, `[${name} masked]`);
+    const line = this.masked.apply(raw);
     // The tail serves error summaries: a long line's start is enough, and keeps it small.
     this.tail.push(line.length > TAIL_LINE_CHARS ? line.slice(0, TAIL_LINE_CHARS) : line);
     if (this.tail.length > 200) this.tail.shift();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bwrapArgs, type SandboxMounts } from "@/lib/sandbox/bwrap";
+import { bwrapArgs, listenEntry, type SandboxMounts } from "@/lib/sandbox/bwrap";
 
 const mounts: SandboxMounts = {
   worktree: "/srv/data/worktrees/p1/b1",
@@ -9,7 +9,16 @@ const mounts: SandboxMounts = {
   sockets: { proxy: false, mcp: false },
   readOnly: [],
 };
+const LISTENING = 'listening() { while read -r _ a _ s _; do [ "$a $s" = "$1 0A" ] && return 0; done </proc/net/tcp; return 1; }';
 const after = (args: string[], flag: string) => args.slice(args.indexOf(flag));
+
+describe("listenEntry", () => {
+  it("writes a loopback port as /proc/net/tcp does", () => {
+    expect(listenEntry(3128)).toBe("0100007F:0C38");
+    expect(listenEntry(3129)).toBe("0100007F:0C39");
+    expect(listenEntry(80)).toBe("0100007F:0050");
+  });
+});
 
 describe("bwrapArgs", () => {
   it("drops to the sandbox user with setpriv when we are root, and passes the command through unchanged", () => {
@@ -42,7 +51,8 @@ describe("bwrapArgs", () => {
     const tail = after(args, "/bin/sh");
     expect(tail[2]).toBe([
       "socat TCP-LISTEN:3128,bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:/run/ringmaster/egress.sock 2>/dev/null &",
-      "until socat -u OPEN:/dev/null TCP:127.0.0.1:3128 2>/dev/null; do sleep 0.01; done",
+      LISTENING,
+      "until listening 0100007F:0C38; do :; done",
       'exec "$@"',
     ].join("\n"));
     expect(tail.slice(3)).toEqual(["sandbox", "agent"]);
@@ -53,8 +63,9 @@ describe("bwrapArgs", () => {
     expect(after(args, "/bin/sh")[2]).toBe([
       "socat TCP-LISTEN:3128,bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:/run/ringmaster/egress.sock 2>/dev/null &",
       "socat TCP-LISTEN:3129,bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:/run/ringmaster/mcp.sock 2>/dev/null &",
-      "until socat -u OPEN:/dev/null TCP:127.0.0.1:3128 2>/dev/null; do sleep 0.01; done",
-      "until socat -u OPEN:/dev/null TCP:127.0.0.1:3129 2>/dev/null; do sleep 0.01; done",
+      LISTENING,
+      "until listening 0100007F:0C38; do :; done",
+      "until listening 0100007F:0C39; do :; done",
       'exec "$@"',
     ].join("\n"));
   });
@@ -63,7 +74,8 @@ describe("bwrapArgs", () => {
     const args = bwrapArgs({ ...mounts, egressDir: "/tmp/sbx/egress", sockets: { proxy: false, mcp: true } }, null, { command: "agent", args: [] });
     expect(after(args, "/bin/sh")[2]).toBe([
       "socat TCP-LISTEN:3129,bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:/run/ringmaster/mcp.sock 2>/dev/null &",
-      "until socat -u OPEN:/dev/null TCP:127.0.0.1:3129 2>/dev/null; do sleep 0.01; done",
+      LISTENING,
+      "until listening 0100007F:0C39; do :; done",
       'exec "$@"',
     ].join("\n"));
   });

@@ -95,13 +95,23 @@ export function bwrapArgs(mounts: SandboxMounts, user: SandboxUser, cmd: Command
   if (mounts.sockets.proxy) bridges.push([PROXY_PORT, EGRESS_SOCKET]);
   if (mounts.sockets.mcp) bridges.push([MCP_PORT, MCP_SOCKET]);
   // Each bridge must listen before the agent's first connection, so the agent starts once they do.
+  // The wait reads the sandbox's own socket table with shell builtins only: no probe process, no
+  // sleep process and no connection to the proxy (a probe by socat cost a process start or more
+  // per bridge, on the path of every run's start). A bridge listens within a few milliseconds.
   const bridge = [
     ...bridges.map(([port, socket]) => `socat TCP-LISTEN:${port},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${socket} 2>/dev/null &`),
-    ...bridges.map(([port]) => `until socat -u OPEN:/dev/null TCP:127.0.0.1:${port} 2>/dev/null; do sleep 0.01; done`),
+    LISTENING,
+    ...bridges.map(([port]) => `until listening ${listenEntry(port)}; do :; done`),
     'exec "$@"',
   ].join("\n");
   return [...args, "/bin/sh", "-c", bridge, "sandbox", ...inner];
 }
+
+// Whether /proc/net/tcp (this network namespace's IPv4 sockets) has "<address:port> … 0A" (LISTEN).
+const LISTENING = 'listening() { while read -r _ a _ s _; do [ "$a $s" = "$1 0A" ] && return 0; done </proc/net/tcp; return 1; }';
+
+/** A loopback listener's local address as /proc/net/tcp writes it: 127.0.0.1:3128 is 0100007F:0C38. */
+export const listenEntry = (port: number) => `0100007F:${port.toString(16).toUpperCase().padStart(4, "0")}`;
 
 /** What an agent needs to find the proxy; a process that ignores these reaches nothing at all. */
 export function proxyEnvironment(): Record<string, string> {

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -24,6 +25,22 @@ describe("sharing a repository's folders with the sandbox group", () => {
     await expect(runIgnoringVanished("chgrp", ["-R", "no-such-group-here", dir])).rejects.toThrow(/invalid group/);
     await expect(runIgnoringVanished("chgrp", ["-R", "no-such-group-here", dir, join(dir, "gone")])).rejects.toThrow(/invalid group/);
     await rm(dir, { recursive: true, force: true });
+  });
+
+  it("fails on a complaint other than a vanished file, after the other steps ran (an immutable file, as root)", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "rm-share-"));
+    await mkdir(join(dir, "sub"));
+    await writeFile(join(dir, "sub", "locked"), "x", { mode: 0o444 });
+    const immutable = spawnSync("chattr", ["+i", join(dir, "sub", "locked")]).status === 0;
+    try {
+      if (!immutable) return; // chattr needs root and a file system with attributes: nothing to show here.
+      await expect(shareWithSandboxGroup([dir], user)).rejects.toThrow(/locked.*Operation not permitted/);
+      // The steps after the failed chgrp still ran: the folder got group write and the setgid bit.
+      expect((await stat(join(dir, "sub"))).mode & 0o2070).toBe(0o2070);
+    } finally {
+      if (immutable) spawnSync("chattr", ["-i", join(dir, "sub", "locked")]);
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("does not fail when another git process deletes files while it walks the folders", async () => {

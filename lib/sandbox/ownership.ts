@@ -32,7 +32,16 @@ export async function runIgnoringVanished(cmd: string, args: string[]): Promise<
 export async function shareWithSandboxGroup(paths: string[], user: SandboxUser): Promise<void> {
   const present = paths.filter(existsSync);
   if (!user || present.length === 0) return;
-  await runIgnoringVanished("chgrp", ["-R", String(user.gid), ...present]);
-  await runIgnoringVanished("chmod", ["-R", "g+rwX", ...present]);
-  await runIgnoringVanished("find", [...present, "-ignore_readdir_race", "-type", "d", "-exec", "chmod", "g+s", "{}", "+"]);
+  // One process started from here, not three: a start forks the whole worker, on the path of every run.
+  await runIgnoringVanished("/bin/sh", ["-c", SHARE_SCRIPT, "share", String(user.gid), ...present]);
 }
+
+// All three steps run whatever the one before said (a vanished file is not a reason to stop);
+// any failure fails the script, and stderr holds every complaint for runIgnoringVanished to judge.
+const SHARE_SCRIPT = [
+  'gid=$1; shift; status=0',
+  'chgrp -R "$gid" "$@" || status=1',
+  'chmod -R g+rwX "$@" || status=1',
+  'find "$@" -ignore_readdir_race -type d -exec chmod g+s {} + || status=1',
+  'exit "$status"',
+].join("\n");

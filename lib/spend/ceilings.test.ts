@@ -1,7 +1,22 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_WALL_TIME_MS, formatAmount, refusal, runCeilings, runWallTimeMs, unenforceable } from "@/lib/spend/ceilings";
+import { budgetedCeilings, DEFAULT_WALL_TIME_MS, formatAmount, refusal, runCeilings, runWallTimeMs, unenforceable } from "@/lib/spend/ceilings";
 
 const none = { maxTokens: null, maxCostUsd: null, maxToolCalls: null, maxTurns: null };
+
+describe("budgetedCeilings", () => {
+  const own = { maxTokens: 1000, maxCostUsd: 2, maxToolCalls: 3, maxTurns: 4 };
+  it("keeps the run's own ceilings when no budget reserved anything, or when its cost ceiling is within the reservation", () => {
+    expect(budgetedCeilings(own, null)).toEqual({ ceilings: own });
+    expect(budgetedCeilings(own, 2)).toEqual({ ceilings: own });
+    expect(budgetedCeilings(own, 5)).toEqual({ ceilings: own });
+  });
+
+  it("stops the meter at the reservation when it is below the run's own cost ceiling, or the run has none, and says why", () => {
+    expect(budgetedCeilings(own, 1.5)).toEqual({ ceilings: { ...own, maxCostUsd: 1.5 }, costLimit: "the budget left for this run" });
+    expect(budgetedCeilings(none, 0.25)).toEqual({ ceilings: { ...none, maxCostUsd: 0.25 }, costLimit: "the budget left for this run" });
+    expect(budgetedCeilings(none, 0)).toEqual({ ceilings: { ...none, maxCostUsd: 0 }, costLimit: "the budget left for this run" });
+  });
+});
 
 describe("runCeilings", () => {
   it("takes each of the project's settings where it has one, else the profile's", () => {

@@ -15,11 +15,11 @@ describe("RunMeter", () => {
   it("gives the ledger one line per call, updated in place, and a result line with only what the CLI's total adds", () => {
     const meter = new RunMeter(none, "claude-sonnet-4-5");
     const see = (e: AgentEvent) => (meter.observe(e), meter.linesChangedBy(e));
-    expect(see(usage("m1", 1000, 10))).toEqual([{ key: "m1", model: "claude-sonnet-4-5", inputTokens: 1000, cachedTokens: 0, outputTokens: 10, costUsd: 0.00315 }]);
-    expect(see(usage("m1", 1000, 400))).toEqual([{ key: "m1", model: "claude-sonnet-4-5", inputTokens: 1000, cachedTokens: 0, outputTokens: 400, costUsd: 0.009 }]);
+    expect(see(usage("m1", 1000, 10))).toEqual([{ key: "m1", model: "claude-sonnet-4-5", inputTokens: 1000, cachedTokens: 0, cacheWriteTokens: 0, outputTokens: 10, costUsd: 0.00315 }]);
+    expect(see(usage("m1", 1000, 400))).toEqual([{ key: "m1", model: "claude-sonnet-4-5", inputTokens: 1000, cachedTokens: 0, cacheWriteTokens: 0, outputTokens: 400, costUsd: 0.009 }]);
     expect(see(tool("t1"))).toEqual([]);
     const result: AgentEvent = { type: "result", ok: true, inputTokens: 3000, outputTokens: 400, costUsd: 0.05 };
-    expect(see(result)).toEqual([{ key: "result", model: "claude-sonnet-4-5", inputTokens: 2000, cachedTokens: 0, outputTokens: 0, costUsd: 0.041 }]);
+    expect(see(result)).toEqual([{ key: "result", model: "claude-sonnet-4-5", inputTokens: 2000, cachedTokens: 0, cacheWriteTokens: 0, outputTokens: 0, costUsd: 0.041 }]);
     // The lines add up to the run's totals.
     expect(meter.totals).toMatchObject({ inputTokens: 3000, outputTokens: 400, costUsd: 0.05 });
   });
@@ -40,7 +40,7 @@ describe("RunMeter", () => {
     const meter = new RunMeter({ ...none, maxTokens: 1500 });
     expect(meter.observe(usage("m1", 1000, 10))).toBeNull();
     expect(meter.observe(usage("m1", 1000, 400))).toBeNull();
-    expect(meter.totals).toEqual({ inputTokens: 1000, outputTokens: 400, costUsd: 0.009, toolCalls: 0 });
+    expect(meter.totals).toEqual({ inputTokens: 1000, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 400, costUsd: 0.009, toolCalls: 0 });
     expect(meter.observe(usage("m2", 100, 1))).toBe("stopped: tokens 1,501 passed the run limit of 1,500");
   });
 
@@ -57,7 +57,7 @@ describe("RunMeter", () => {
     expect(meter.observe(usage("m1", 100_000, 10_000, "gpt-5"))).toBeNull();
     // 400k × $1.25 + 60k × $10 per million
     expect(meter.observe({ type: "result", ok: true, inputTokens: 400_000, outputTokens: 60_000 })).toBe("stopped: cost $1.10 passed the run limit of $1.00");
-    expect(meter.totals).toEqual({ inputTokens: 400_000, outputTokens: 60_000, costUsd: 1.1, toolCalls: 0 });
+    expect(meter.totals).toEqual({ inputTokens: 400_000, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 60_000, costUsd: 1.1, toolCalls: 0 });
   });
 
   it("counts each model call as one turn, however many lines carry it, and stops past the limit", () => {
@@ -107,9 +107,9 @@ describe("RunMeter's measures", () => {
   it("counts cached tokens as input, the cache writes on the call's ledger line and the reads as cached", () => {
     const meter = new RunMeter(none, "claude-sonnet-4-5");
     meter.observe(cached("m1"));
-    expect(meter.totals).toMatchObject({ inputTokens: 1130, outputTokens: 10 });
+    expect(meter.totals).toMatchObject({ inputTokens: 1130, cacheReadTokens: 1000, cacheWriteTokens: 30, outputTokens: 10 });
     expect(meter.linesChangedBy(cached("m1"))).toEqual([
-      { key: "m1", model: "claude-sonnet-4-5", inputTokens: 130, cachedTokens: 1000, outputTokens: 10, costUsd: expect.any(Number) },
+      { key: "m1", model: "claude-sonnet-4-5", inputTokens: 130, cachedTokens: 1000, cacheWriteTokens: 30, outputTokens: 10, costUsd: expect.any(Number) },
     ]);
   });
 
@@ -118,8 +118,10 @@ describe("RunMeter's measures", () => {
     meter.observe(cached("m1"));
     const result: AgentEvent = { type: "result", ok: true, inputTokens: 2000, cacheReadTokens: 1500, outputTokens: 50, costUsd: 1 };
     meter.observe(result);
+    // The CLI's total of cache reads is higher than its calls': it counts; the writes are the calls' own.
+    expect(meter.totals).toMatchObject({ inputTokens: 2000, cacheReadTokens: 1500, cacheWriteTokens: 30 });
     expect(meter.linesChangedBy(result)).toEqual([
-      { key: "result", model: "claude-sonnet-4-5", cachedTokens: 500, inputTokens: 370, outputTokens: 40, costUsd: expect.any(Number) },
+      { key: "result", model: "claude-sonnet-4-5", cachedTokens: 500, cacheWriteTokens: 0, inputTokens: 370, outputTokens: 40, costUsd: expect.any(Number) },
     ]);
   });
 
@@ -136,13 +138,13 @@ describe("RunMeter's measures", () => {
     const meter = new RunMeter(none, "claude-sonnet-4-5");
     const result: AgentEvent = { type: "result", ok: true, inputTokens: 3000, outputTokens: 500, costUsd: 0.05 };
     meter.observe(result);
-    expect(meter.linesChangedBy(result)).toEqual([{ key: "result", model: "claude-sonnet-4-5", cachedTokens: 0, inputTokens: 3000, outputTokens: 500, costUsd: 0.05 }]);
+    expect(meter.linesChangedBy(result)).toEqual([{ key: "result", model: "claude-sonnet-4-5", cachedTokens: 0, cacheWriteTokens: 0, inputTokens: 3000, outputTokens: 500, costUsd: 0.05 }]);
     expect(meter.linesChangedBy(tool("t1"))).toEqual([]);
     const late = usage("m1", 1000, 100);
     meter.observe(late);
     expect(meter.linesChangedBy(late)).toEqual([
-      { key: "m1", model: "claude-sonnet-4-5", inputTokens: 1000, cachedTokens: 0, outputTokens: 100, costUsd: 0.0045 },
-      { key: "result", model: "claude-sonnet-4-5", cachedTokens: 0, inputTokens: 2000, outputTokens: 400, costUsd: expect.closeTo(0.0455, 12) },
+      { key: "m1", model: "claude-sonnet-4-5", inputTokens: 1000, cachedTokens: 0, cacheWriteTokens: 0, outputTokens: 100, costUsd: 0.0045 },
+      { key: "result", model: "claude-sonnet-4-5", cachedTokens: 0, cacheWriteTokens: 0, inputTokens: 2000, outputTokens: 400, costUsd: expect.closeTo(0.0455, 12) },
     ]);
   });
 
@@ -152,7 +154,7 @@ describe("RunMeter's measures", () => {
     expect(meter.observe({ type: "text", text: "thinking" })).toBeNull();
     expect(meter.observe({ type: "log", text: "a line" })).toBeNull();
     // A text event is no total from the CLI: no result line appears.
-    expect(meter.linesChangedBy(usage("m1", 100, 0))).toEqual([{ key: "m1", model: "claude-sonnet-4-5", inputTokens: 100, cachedTokens: 0, outputTokens: 0, costUsd: 0.0003 }]);
+    expect(meter.linesChangedBy(usage("m1", 100, 0))).toEqual([{ key: "m1", model: "claude-sonnet-4-5", inputTokens: 100, cachedTokens: 0, cacheWriteTokens: 0, outputTokens: 0, costUsd: 0.0003 }]);
   });
 
   it("counts tool calls without an id each time", () => {
@@ -205,7 +207,7 @@ describe("RunMeter over the other CLIs' transcripts", () => {
     const result: AgentEvent = { type: "result", ok: true, inputTokens: 24_763, cacheReadTokens: 24_448, outputTokens: 122 };
     meter.observe(result);
     // 315 × $1.25 + 24448 × $0.125 + 122 × $10 per million
-    expect(meter.linesChangedBy(result)).toEqual([{ key: "result", model: "gpt-5", inputTokens: 315, cachedTokens: 24_448, outputTokens: 122, costUsd: expect.closeTo(0.00466975, 12) }]);
+    expect(meter.linesChangedBy(result)).toEqual([{ key: "result", model: "gpt-5", inputTokens: 315, cachedTokens: 24_448, cacheWriteTokens: 0, outputTokens: 122, costUsd: expect.closeTo(0.00466975, 12) }]);
     expect(meter.totals).toMatchObject({ inputTokens: 24_763, outputTokens: 122 });
   });
 });

@@ -2,12 +2,13 @@ import type { AgentEvent } from "@/lib/agents/types";
 import { CEILING_WORDS, formatAmount, type CeilingName, type Ceilings } from "@/lib/spend/ceilings";
 import { costOf, type PriceTable } from "@/lib/spend/prices";
 
-export type RunTotals = { inputTokens: number; outputTokens: number; costUsd: number; toolCalls: number };
+/** `inputTokens` includes the cached input: `cacheReadTokens` read from the prompt cache, `cacheWriteTokens` written to it. */
+export type RunTotals = { inputTokens: number; cacheReadTokens: number; cacheWriteTokens: number; outputTokens: number; costUsd: number; toolCalls: number };
 
 type Call = { model?: string; input: number; output: number; cacheRead: number; cacheWrite: number };
 
 /** One line of a run's spend for the ledger: a model call by its message id, or "result" for what the CLI's own total adds. */
-export type UsageLine = { key: string; model: string | null; inputTokens: number; cachedTokens: number; outputTokens: number; costUsd: number };
+export type UsageLine = { key: string; model: string | null; inputTokens: number; cachedTokens: number; cacheWriteTokens: number; outputTokens: number; costUsd: number };
 
 export const RESULT_LINE = "result";
 
@@ -61,6 +62,8 @@ export class RunMeter {
     const sum = this.callSum();
     return {
       inputTokens: Math.max(sum.input, this.reported.inputTokens),
+      cacheReadTokens: Math.max(sum.cacheRead, this.reported.cacheReadTokens),
+      cacheWriteTokens: sum.cacheWrite,
       outputTokens: Math.max(sum.output, this.reported.outputTokens),
       costUsd: Math.max(sum.cost, this.reported.costUsd),
       toolCalls: this.toolCalls,
@@ -75,13 +78,13 @@ export class RunMeter {
     const changed: UsageLine[] = [];
     if (event.type === "usage") {
       const c = this.calls.get(event.messageId)!;
-      changed.push({ key: event.messageId, model: c.model ?? this.model ?? null, inputTokens: c.input + c.cacheWrite, cachedTokens: c.cacheRead, outputTokens: c.output, costUsd: this.costOfCall(c) });
+      changed.push({ key: event.messageId, model: c.model ?? this.model ?? null, inputTokens: c.input + c.cacheWrite, cachedTokens: c.cacheRead, cacheWriteTokens: c.cacheWrite, outputTokens: c.output, costUsd: this.costOfCall(c) });
     }
     if ((event.type === "usage" || event.type === "result") && this.hasReport) {
       const sum = this.callSum();
       const r = this.reported;
       changed.push({
-        key: RESULT_LINE, model: this.model ?? null, cachedTokens: Math.max(0, r.cacheReadTokens - sum.cacheRead),
+        key: RESULT_LINE, model: this.model ?? null, cachedTokens: Math.max(0, r.cacheReadTokens - sum.cacheRead), cacheWriteTokens: 0,
         inputTokens: Math.max(0, r.inputTokens - r.cacheReadTokens - (sum.input - sum.cacheRead)),
         outputTokens: Math.max(0, r.outputTokens - sum.output), costUsd: Math.max(0, r.costUsd - sum.cost),
       });
@@ -96,15 +99,17 @@ export class RunMeter {
   private callSum() {
     let input = 0;
     let cacheRead = 0;
+    let cacheWrite = 0;
     let output = 0;
     let cost = 0;
     for (const c of this.calls.values()) {
       input += c.input + c.cacheRead + c.cacheWrite;
       cacheRead += c.cacheRead;
+      cacheWrite += c.cacheWrite;
       output += c.output;
       cost += this.costOfCall(c);
     }
-    return { input, cacheRead, output, cost };
+    return { input, cacheRead, cacheWrite, output, cost };
   }
 
   /** Model turns so far: each model call is one, unless the CLI's own count says more. */

@@ -6,6 +6,7 @@ import { dirname, join } from "node:path";
 import { expect, it } from "vitest";
 import { runAgent, type AgentRunOutcome } from "@/lib/agents/run";
 import type { AgentAdapter, AgentEvent, BuildContext } from "@/lib/agents/types";
+import { CLI_CACHE } from "./agent-cli-cache";
 import { waitUntil } from "./fixtures";
 
 /** A fresh git repository for a real CLI to work in, as a run's worktree is. */
@@ -19,6 +20,26 @@ export async function gitWorktree(): Promise<string> {
 export async function cliEnv(bin: string, extra: Record<string, string>): Promise<Record<string, string>> {
   const home = await mkdtemp(join(tmpdir(), "rm-cli-home-"));
   return { PATH: [bin, dirname(process.execPath), "/usr/bin", "/bin"].join(":"), HOME: home, ...extra };
+}
+
+/** The config JSON of opencode or of its fork Kilo Code with one OpenAI-compatible provider, `double`, at `url`. */
+export function opencodeFamilyConfig(url: string): string {
+  const provider = { npm: "@ai-sdk/openai-compatible", name: "Double", options: { baseURL: url, apiKey: "sk-test" }, models: { "gpt-5": { name: "GPT-5" } } };
+  return JSON.stringify({ provider: { double: provider }, small_model: "double/gpt-5" });
+}
+
+/**
+ * The environment of opencode or of its fork Kilo Code (`prefix` OPENCODE or KILO) against a Chat
+ * Completions double, as a profile would configure it: an OpenAI-compatible provider in
+ * <prefix>_CONFIG_CONTENT; no model list fetch or update check. Each installs the provider's SDK
+ * package into its cache on first use: one cache for all its runs.
+ */
+export async function opencodeFamilyEnv(prefix: "OPENCODE" | "KILO", bin: string, doubleUrl: string, extra: Record<string, string> = {}) {
+  return cliEnv(bin, {
+    [`${prefix}_CONFIG_CONTENT`]: opencodeFamilyConfig(doubleUrl),
+    XDG_CACHE_HOME: join(CLI_CACHE, `${prefix.toLowerCase()}-cache`), [`${prefix}_DISABLE_MODELS_FETCH`]: "1", [`${prefix}_DISABLE_AUTOUPDATE`]: "1",
+    ...extra,
+  });
 }
 
 /** Runs `adapter` through Ringmaster's runner, collecting its events and the pid it started. */

@@ -9,7 +9,7 @@ export type ResponsesUsage = { input: number; cached: number; output: number; re
  * HTTP status instead; `hang` keeps the stream open without an event.
  */
 export async function startResponsesDouble(host: string, script: { command: () => string; answer: string; usage: ResponsesUsage }) {
-  const state = { requests: [] as string[], inputs: [] as string[], failWith: 0, hang: false };
+  const state = { requests: [] as string[], prompts: [] as string[], failWith: 0, hang: false };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -21,7 +21,7 @@ export async function startResponsesDouble(host: string, script: { command: () =
           .end(JSON.stringify({ error: { message: `double says ${state.failWith}`, type: "server_error", code: null } }));
       }
       const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { model: string; input: { type: string; role?: string; content?: { text?: string }[] }[] };
-      state.inputs.push(body.input.filter((i) => i.role === "user").flatMap((i) => i.content ?? []).map((c) => c.text ?? "").join("\n"));
+      state.prompts.push(body.input.filter((i) => i.role === "user").flatMap((i) => i.content ?? []).map((c) => c.text ?? "").join("\n"));
       res.writeHead(200, { "content-type": "text/event-stream" });
       if (state.hang) return;
       const id = `resp_${state.requests.length}`;

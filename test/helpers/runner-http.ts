@@ -16,6 +16,9 @@ import { POST as complete } from "@/app/api/runner/runs/[id]/complete/route";
 import { GET as baseBundle, POST as runBundle } from "@/app/api/runner/runs/[id]/bundle/route";
 import { GET as mcpGet, POST as mcpPost } from "@/app/api/mcp/route";
 import { GET as thread } from "@/app/api/threads/[id]/route";
+import { getDb } from "@/lib/db";
+import { createTeamWithProject, waitUntil } from "./fixtures";
+import { runnerToken } from "./runners";
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 const routes: Array<[string, RegExp, Handler]> = [
@@ -74,4 +77,22 @@ export function startRunnerProcess(url: string, token: string, args: string[] = 
   child.stdout!.on("data", (c: Buffer) => { output += c.toString(); });
   child.stderr!.on("data", (c: Buffer) => { output += c.toString(); });
   return Object.assign(child, { output: () => output, workDir });
+}
+
+/** A project whose runs go to runners, its loop running. */
+export async function runnerProject() {
+  const fixture = await createTeamWithProject({ maxParallel: 1, cooldownMs: 0 });
+  await getDb().projectSettings.update({ where: { projectId: fixture.project.id }, data: { useRunners: true } });
+  await getDb().loopState.update({ where: { projectId: fixture.project.id }, data: { mode: "running" } });
+  return fixture;
+}
+
+/** A real runner process of the team against the runner API, registered; both stopped by `stops`. */
+export async function startRegisteredRunner(teamId: string, stops: Array<() => Promise<unknown>>) {
+  const api = await startRunnerApi();
+  stops.push(() => api.stop());
+  const runner = startRunnerProcess(api.url, await runnerToken(teamId));
+  stops.push(() => new Promise((r) => { if (runner.exitCode !== null) return r(null); runner.once("exit", r); runner.kill("SIGKILL"); }));
+  await waitUntil("the runner to register", async () => runner.output().includes("registered as")).catch((err: Error) => { throw new Error(`${err.message}\nrunner:\n${runner.output()}`); });
+  return runner;
 }

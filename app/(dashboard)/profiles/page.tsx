@@ -2,6 +2,7 @@ import { listProfiles } from "@/lib/profiles/profiles";
 import { roleAtLeast } from "@/lib/auth/access";
 import { requireViewer } from "@/app/(dashboard)/current";
 import { InstalledClis } from "./installed-clis";
+import { RunnerClis } from "./runner-clis";
 import { ProfileForm } from "./profile-form";
 
 export const dynamic = "force-dynamic";
@@ -16,6 +17,7 @@ export default async function ProfilesPage() {
       <p className="muted">A profile says which agent CLI runs a prompt and how: adapter, command template, models, and the
         environment variables it may see (everything else is scrubbed).</p>
       <InstalledClis />
+      <RunnerClis teamId={viewer.team.id} />
       {profiles.length === 0 && <div className="panel empty"><p>No profiles yet. Create one below, then choose it in a project&apos;s settings.</p></div>}
       <div className="grid">
         {profiles.map((p) => (

@@ -6,6 +6,7 @@ import { Field } from "@/app/(dashboard)/_ui/field";
 import { CeilingFields } from "@/app/(dashboard)/_ui/ceiling-fields";
 import { useApiMutation } from "@/app/(dashboard)/_data/use-api-mutation";
 import { ADAPTERS } from "@/lib/profiles/adapters";
+import { providerVariablesHint } from "@/lib/agents/provider-variables";
 import { ConfirmButton } from "@/app/(dashboard)/_ui/confirm-button";
 import { PermissionModeField } from "./permission-mode-field";
 
@@ -34,7 +35,7 @@ export function ProfileForm({ initial, readOnly }: { initial: Values; readOnly: 
       <h2>{initial.id ? initial.name : "New profile"}</h2>
       <fieldset disabled={readOnly || save.pending}>
         <Field label="Name" error={errorFor("name")}><input value={v.name} onChange={set("name")} /></Field>
-        <Field label="Adapter" error={errorFor("adapter")}>
+        <Field label="Adapter" error={errorFor("adapter")} hint={providerVariablesHint(v.adapter) ?? undefined}>
           {/* Modes belong to one CLI: another adapter starts from its own default. */}
           <select value={v.adapter} onChange={(e) => setV({ ...v, adapter: e.target.value, permissionMode: "" })}>{ADAPTERS.map((a) => <option key={a}>{a}</option>)}</select>
         </Field>

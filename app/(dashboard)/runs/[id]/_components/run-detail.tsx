@@ -37,6 +37,7 @@ export function RunDetail({ runId, canOperate, canAdmin }: { runId: string; canO
       </div>
       <dl className="facts">
         <div><dt>Agent</dt><dd>{data.adapter}{data.model ? ` · ${data.model}` : ""} · attempt {data.attempt}</dd></div>
+        <div><dt>Session</dt><dd data-testid="run-session-id">{data.sessionId ? <code>{data.sessionId}</code> : <span className="muted">not named by the CLI</span>}</dd></div>
         <div><dt>Time</dt><dd>{elapsed !== null ? formatDuration(elapsed) : "not started"}</dd></div>
         <div><dt>Exit</dt><dd>{data.exitCode ?? data.signal ?? "—"}</dd></div>
         <SpendFacts run={data} />

@@ -25,7 +25,7 @@ export function SpendFacts({ run }: { run: RunJson }) {
     <>
       <Meter label="Cost" testId="run-cost" used={run.costUsd ?? 0} limit={costLimit} format={(v) => `$${v.toFixed(4)}`} />
       <Meter label="Tokens" testId="run-tokens" used={tokens} limit={c?.maxTokens ?? null} format={n} />
-      <div><dt>Token split</dt><dd>{n(run.inputTokens ?? 0)} in ({n(run.cachedTokens)} cached) · {n(run.outputTokens ?? 0)} out</dd></div>
+      <div><dt>Token split</dt><dd data-testid="run-token-split">{n(run.inputTokens ?? 0)} in ({n(run.cachedTokens)} cached{run.cacheWriteTokens ? `, ${n(run.cacheWriteTokens)} written to the cache` : ""}) · {n(run.outputTokens ?? 0)} out</dd></div>
     </>
   );
 }
