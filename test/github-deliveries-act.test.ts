@@ -76,6 +76,8 @@ describe("deliveries that act on GitHub", () => {
     double.setCheckRuns(fullName, sha, [{ name: "build", conclusion: "success" }, { name: "e2e", conclusion: null, status: "in_progress" }]);
     expect(await processStored(project.id, "check_run", { action: "completed", check_run: { head_sha: sha } })).toBe("processed");
     expect(merges(fullName)).toEqual([]);
+    // The checks are read once: a verdict that is no success does not go on to the merge policy (which reads them again).
+    expect(double.calls("GET", `/repos/${fullName}/commits/${sha}/check-runs`)).toHaveLength(1);
     expect(await getDb().pullRequest.findUniqueOrThrow({ where: { id: pr.id } })).toMatchObject({ state: "open", checksState: "pending" });
   });
 
@@ -84,6 +86,9 @@ describe("deliveries that act on GitHub", () => {
     double.setCheckRuns(fullName, sha, [{ name: "build", conclusion: "success" }]);
     const review = (state: string) => ({ action: "submitted", review: { user: { login: "alice" }, state }, pull_request: { number: 7 } });
     expect(await processStored(project.id, "pull_request_review", review("commented"))).toBe("processed");
+    expect(merges(fullName)).toEqual([]);
+    // An approval nobody wrote (no author) is no feedback: ignored, and it merges nothing.
+    expect(await processStored(project.id, "pull_request_review", { action: "submitted", review: { state: "approved" }, pull_request: { number: 7 } })).toBe("ignored");
     expect(merges(fullName)).toEqual([]);
     expect(await processStored(project.id, "pull_request_review", review("approved"))).toBe("processed");
     expect(merges(fullName).map((r) => r.body)).toEqual([{ merge_method: "rebase", sha }]);

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { processDelivery } from "@/lib/github/deliveries";
+import { pollPullRequests } from "@/lib/github/poll";
 import { createBareProject, emptyQueues, queuedJobs } from "./helpers/runs";
 import { useGithubTestEnv } from "./helpers/github-env";
 
@@ -65,6 +66,16 @@ describe("processing a stored delivery (invariant 6)", () => {
     ["push", { ref: "refs/heads/feature" }],
     ["push", { ref: "main" }],
     ["star", { action: "created" }],
+    // Payloads missing the part an event names: nothing to act on, and no TypeError.
+    ["pull_request_review", { action: "submitted", pull_request: { number: 7 } }],
+    ["pull_request_review", { action: "submitted", review: { user: user("alice") } }],
+    ["pull_request_review_comment", { action: "created", pull_request: { number: 7 } }],
+    ["pull_request_review_comment", { action: "created", comment: {}, pull_request: { number: 7 } }],
+    ["issue_comment", { action: "created", issue: { number: 7, pull_request: {} } }],
+    ["issue_comment", { action: "created", comment: {}, issue: { number: 7, pull_request: {} } }],
+    ["issue_comment", { action: "created", comment: { user: user("alice") } }],
+    ["check_run", { action: "completed" }],
+    ["check_suite", { action: "completed" }],
   ];
 
   it.each(ignored)("ignores %s %j and marks it done", async (event, payload) => {
@@ -128,6 +139,21 @@ describe("processing a stored delivery (invariant 6)", () => {
     const archived = await stored(project.id, "push", { ref: "refs/heads/main" });
     expect(await processDelivery(archived)).toBe("ignored");
     expect(await processDelivery(archived)).toBeNull();
+  });
+
+  it("the project's poll queues again what no job will take: received and not taken after 30 s, or claimed and not settled after 2 minutes", async () => {
+    const { project } = await githubProject();
+    const ago = (ms: number) => new Date(Date.now() - ms);
+    const waiting = await stored(project.id, "push", { ref: "refs/heads/main" }, { receivedAt: ago(31_000) });
+    await stored(project.id, "push", { ref: "refs/heads/main" }, { receivedAt: ago(10_000) });
+    // A job that stalled mid-batch: its retry found the claim young and took nothing.
+    const abandoned = await stored(project.id, "push", { ref: "refs/heads/main" }, { status: "processing", receivedAt: ago(200_000), processedAt: ago(121_000) });
+    await stored(project.id, "push", { ref: "refs/heads/main" }, { status: "processing", receivedAt: ago(200_000), processedAt: ago(60_000) });
+    await stored(project.id, "push", { ref: "refs/heads/main" }, { status: "processed", receivedAt: ago(200_000), processedAt: ago(190_000) });
+    expect(await pollPullRequests(project.id)).toEqual({ polled: 0 });
+    const queued = (await queuedJobs("github")).map(([, data]) => (data as { deliveryId: string }).deliveryId).sort();
+    expect(queued).toEqual([waiting, abandoned].sort());
+    expect(await processDelivery(abandoned)).toBe("processed");
   });
 
   it("hands a delivery whose processing failed back with the error, for the job's retry", async () => {

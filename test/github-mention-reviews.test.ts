@@ -58,6 +58,26 @@ describe("a review with many comments", () => {
     expect(double.reactionsOn(fx.fullName, `review-comment:${commentPayloads[1].comment.id}`)).toEqual(["eyes"]);
   });
 
+  it("an approving review that asks for work on a pull request Ringmaster did not open is that request, and merges nothing", async () => {
+    const fx = await mentionProject(double);
+    const backend = await runnerAgent(fx.team.id, "backend");
+    const n = 4343;
+    double.openPull(fx.fullName, { number: n, head: "feature/y", base: "main" });
+    const body = `@${BOT} backend please tidy this up`;
+    const review = double.addReview(fx.fullName, n, "alice", body, "APPROVED");
+    const payload = example("pull_request_review", "submitted", fx.fullName, (p) => {
+      Object.assign(p.pull_request, { number: n, title: `PR ${n}` });
+      Object.assign(p.review, { id: review.id, body, state: "approved", performed_via_github_app: null });
+      p.review.user.login = "alice";
+      p.sender.login = "alice";
+    });
+    expect((await play("pull_request_review", payload)).outcome).toBe("processed");
+    const work = await workOn(fx.project.id, n);
+    expect(work).toHaveLength(1);
+    expect(work[0]).toMatchObject({ source: `review:${review.id}`, agentId: backend.id, githubUser: "alice" });
+    expect(double.calls("PUT", `/repos/${fx.fullName}/pulls/${n}/merge`)).toEqual([]);
+  });
+
   it("on a pull request Ringmaster opened: one fix run on its branch, announced once, its end reported on the pull request", async () => {
     const fx = await mentionProject(double);
     await addPrompt(fx.project.id, { number: 1, title: "Add feature", body: "Please add a file.\n\n```file feature.txt\nhello\n```" });
@@ -83,7 +103,8 @@ describe("a review with many comments", () => {
     expect(double.reactionsOn(fx.fullName, `issue:${pr.number}`)).toEqual(["eyes"]);
 
     // A second writer's mention while the fix runs is told so, once.
-    const busy = reviewDeliveries(fx.fullName, pr.number, "alice", `@${BOT} one more`, []);
+    // It names the review detection string too ("greptile"): review feedback, were it not a request already heard.
+    const busy = reviewDeliveries(fx.fullName, pr.number, "alice", `@${BOT} one more, as greptile says`, []);
     expect((await play("pull_request_review", busy.reviewPayload)).outcome).toBe("processed");
     expect(double.ownComments(fx.fullName, pr.number).at(-1)).toBe("A fix run is already working on this pull request; mention me again once it has pushed.");
     expect(await getDb().run.count({ where: { pullRequestId: pr.id, kind: "reviewer_fix" } })).toBe(1);
@@ -96,6 +117,11 @@ describe("a review with many comments", () => {
     // review feedback (the detection string), as before mentions existed.
     await getDb().run.update({ where: { id: fixes[0].id }, data: { status: "succeeded", finishedAt: new Date() } });
     const commentsBefore = double.ownComments(fx.fullName, pr.number).length;
+    // The writer's mention already answered, delivered again under a new delivery id once the fix ran: it
+    // is that request (ignored), not review feedback naming the detection string, and starts no second fix.
+    expect((await play("pull_request_review", busy.reviewPayload)).outcome).toBe("ignored");
+    expect(await getDb().run.count({ where: { pullRequestId: pr.id, kind: "reviewer_fix" } })).toBe(1);
+    expect(double.ownComments(fx.fullName, pr.number)).toHaveLength(commentsBefore);
     const bot = reviewDeliveries(fx.fullName, pr.number, "greptile-apps[bot]", `Greptile summary for @${BOT}: one more issue.`, []);
     expect((await play("pull_request_review", bot.reviewPayload)).outcome).toBe("refused");
     expect(await getDb().run.count({ where: { pullRequestId: pr.id, kind: "reviewer_fix" } })).toBe(2);

@@ -8,6 +8,7 @@ import { promptsDir } from "@/lib/prompts/sync";
 import { changePromptStatus } from "@/lib/prompts/transitions";
 import { writeBackPromptStatuses } from "@/lib/prompts/write-back";
 import { createTeamWithProject } from "./helpers/fixtures";
+import { statementsOf, verbOf } from "./helpers/statements";
 
 const FILE = "# written by a person\ntitle: Add search # keep this comment\npriority: 2\ndependencies: []\n";
 
@@ -45,6 +46,19 @@ describe("prompt files' frontmatter status follows the prompt (seed 000)", () =>
     await runTick(project.id);
     expect((await db.prompt.findUniqueOrThrow({ where: { id: prompt.id } })).status).toBe("pending");
     expect(statusLine(path)).toBe("pending");
+  });
+
+  it("writes a status back after the tick's spawn, not before it: the decision does not read the files", async () => {
+    const { project, path } = await projectWithPromptFile();
+    await getDb().projectSettings.update({ where: { projectId: project.id }, data: { maxParallel: 2 } });
+    await runTick(project.id);
+    writeFileSync(join(promptsDir(project.repoPath!, "main"), "02-next.md"), "---\ntitle: Next\n---\nThen this.\n");
+    const { result, statements } = await statementsOf(() => runTick(project.id));
+    expect(result).toMatchObject({ decision: { kind: "spawn_executor", promptNumber: 2 } });
+    // After the new file's import: the profile, the claim, then prompt 1's status written back, then the tick's end.
+    const verbs = statements.map(verbOf);
+    expect(verbs.slice(verbs.indexOf("SELECT AgentProfile"))).toEqual(["SELECT AgentProfile", "WITH", "BEGIN", "UPDATE Prompt", "COMMIT", "WITH"]);
+    expect(statusLine(path)).toBe("in_progress");
   });
 
   it("a status someone writes into the file still closes a pending prompt", async () => {

@@ -50,6 +50,8 @@ describe("cancelling a run", () => {
     const { team, project, run, prompt } = await liveRun();
     const other = await createBareProject();
     await expect(cancelRun(other.project, run.id)).rejects.toThrow(new RunStateError("only a queued or running run can be cancelled"));
+    // The API answers it as a conflict.
+    await expect(cancelRun(other.project, run.id)).rejects.toMatchObject({ status: 409, code: "conflict" });
     expect((await getDb().run.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("running");
     await getDb().run.update({ where: { id: run.id }, data: { status: "failed" } });
     const audit = await audits(team.id);

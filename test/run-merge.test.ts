@@ -1,36 +1,14 @@
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, writeFileSync } from "node:fs";
+import { readdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { dataDir } from "@/lib/data-dir";
-import { commitAll, createWorktree, git } from "@/lib/git";
+import { fillPool, git } from "@/lib/git";
 import { mergeRun } from "@/lib/runs/merge";
-import { addPrompt, createTeamWithProject } from "./helpers/fixtures";
+import { poolDir, poolFillsSettled } from "@/lib/runs/worktree-pool";
+import { awaitingMerge, BRANCH, onBranch } from "./helpers/merge";
 import { activity, announced, audits, emptyQueues, queuedJobs } from "./helpers/runs";
-
-const BRANCH = "ringmaster/4-add-search";
-
-/** A succeeded run whose worktree holds one commit writing `shared.txt`, waiting for its merge. */
-async function awaitingMerge(content = "from the run\n", opts: { maxAttempts?: number } = {}) {
-  const fixture = await createTeamWithProject({ loopEnabled: false });
-  const { project, profile, repoPath } = fixture;
-  const added = await addPrompt(project.id, { number: 4, title: "Add search", body: "" });
-  const prompt = await getDb().prompt.update({ where: { id: added.id }, data: { status: "in_progress", branch: BRANCH, maxAttempts: opts.maxAttempts ?? 3 } });
-  const path = join(mkdtempSync(join(tmpdir(), "rm-wt-")), "wt");
-  await createWorktree({ repoPath, path, branch: BRANCH, baseBranch: "main" });
-  writeFileSync(join(path, "shared.txt"), content);
-  const commitSha = await commitAll(path, "P4 Add search", "main");
-  const run = await getDb().run.create({
-    data: {
-      projectId: project.id, promptId: prompt.id, kind: "executor", status: "succeeded", adapter: "demo", agentProfileId: profile.id,
-      branch: BRANCH, worktreePath: path, commitSha, mergeStatus: "pending", finishedAt: new Date(),
-    },
-  });
-  return { ...fixture, prompt, run, path };
-}
-
-const onBranch = (repoPath: string, branch: string, file: string) => git(repoPath, ["show", `${branch}:${file}`]).then((s) => s.trim(), () => null);
 
 beforeEach(emptyQueues);
 
@@ -56,6 +34,19 @@ describe("the merge queue (seed 003)", () => {
     expect(await queuedJobs("tick")).toEqual([[expect.any(String), { projectId: project.id, reason: "merge merged" }]]);
     // A replayed merge job finds nothing left to do.
     expect(await mergeRun(run.id)).toBeNull();
+    // A project with no worktree pool gets none from a merge.
+    await poolFillsSettled();
+    expect(existsSync(poolDir(project.id))).toBe(false);
+  });
+
+  it("refreshes the project's worktree pool at the base's new tip", async () => {
+    const { project, run, repoPath } = await awaitingMerge();
+    const pool = poolDir(project.id);
+    expect(await fillPool({ repoPath, pool, baseBranch: "main", size: 2 })).toEqual({ added: 2, refreshed: 0, removed: 0 });
+    expect(await mergeRun(run.id)).toBe("merged");
+    await poolFillsSettled();
+    const tip = (await git(repoPath, ["rev-parse", "main"])).trim();
+    expect((await readdir(join(pool, "ready"))).map((name) => name.slice(0, 40))).toEqual([tip, tip]);
   });
 
   it("sends work that no longer applies back to the queue from a fresh branch, keeping the worktree (invariant 5)", async () => {
@@ -66,7 +57,7 @@ describe("the merge queue (seed 003)", () => {
     const acts = await activity(project.id);
 
     expect(await mergeRun(run.id)).toBe("conflict");
-    expect(await getDb().run.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({ mergeStatus: "conflict", error: "conflict in shared.txt" });
+    expect(await getDb().run.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({ mergeStatus: "conflict", error: "conflict in shared.txt", mergedSha: null });
     expect(await getDb().prompt.findUniqueOrThrow({ where: { id: prompt.id } }))
       // A conflict is not the prompt's failure: no attempt spent, no backoff.
       .toMatchObject({ status: "pending", attempts: 0, retryAt: null, branch: null, failureLog: "Merge conflict: conflict in shared.txt" });

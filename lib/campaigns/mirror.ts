@@ -47,14 +47,20 @@ export async function mirrorCampaignState(campaignId: string): Promise<string | 
   const { project } = c;
   const github = project.repoKind === "github";
   if (!github && !project.repoPath) return null;
-  const tasks = await db.prompt.findMany({ where: { campaignId, campaignPlan: c.planVersion }, select: { taskId: true, status: true, attempts: true } });
-  const content = `${JSON.stringify(campaignState(c, tasks), null, 2)}\n`;
+  // Read again if another writer (the web, another worker) moved the branch meanwhile: the commit
+  // that lands last holds the newest state.
+  let fresh = c;
+  const content = async () => {
+    fresh = await db.campaign.findUniqueOrThrow({ where: { id: campaignId }, include: { project: true } });
+    const tasks = await db.prompt.findMany({ where: { campaignId, campaignPlan: fresh.planVersion }, select: { taskId: true, status: true, attempts: true } });
+    return `${JSON.stringify(campaignState(fresh, tasks), null, 2)}\n`;
+  };
   const branch = campaignBranch(c.id);
   try {
     const repoPath = github ? await prepareOwnBranch(project, branch) : project.repoPath!;
     const commit = await commitFileToBranch({
       repoPath, branch, baseBranch: project.activeBranch ?? project.baseBranch, path: STATE_PATH, content,
-      message: `campaign(${c.id}): ${c.phase.toUpperCase()}, plan ${c.planVersion}, ${c.tasksCompleted}/${c.tasksTotal} tasks done`,
+      message: () => `campaign(${fresh.id}): ${fresh.phase.toUpperCase()}, plan ${fresh.planVersion}, ${fresh.tasksCompleted}/${fresh.tasksTotal} tasks done`,
     });
     if (github) await pushOwnBranch(project, branch);
     return commit;

@@ -1,140 +1,125 @@
-import { getDb, getPool } from "@/lib/db";
-import { sendViaOutbox } from "@/lib/queues";
-import { checkCiStatus } from "@/lib/github/checks";
-import { mergeIfAllowed } from "@/lib/github/merge-policy";
-import { applyPullState, type GithubPullView } from "@/lib/github/pull-state";
-import { checkReviewFeedback } from "@/lib/github/review-check";
-import { isOwn } from "@/lib/github/review";
-import { writtenByUs } from "@/lib/github/self";
+import { getPool } from "@/lib/db";
 import { storedPayload } from "@/lib/github/delivery-store";
-import { handleMention } from "@/lib/github/mention-intake";
+import { dispatch, type Outcome, type Payload, type ProjectView } from "@/lib/github/delivery-dispatch";
 
-type Payload = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-type Outcome = "processed" | "ignored" | "refused";
+export type { Outcome } from "@/lib/github/delivery-dispatch";
 
 // A claim older than this belongs to a worker that died mid-delivery; the retry takes it over.
-const RECLAIM_AFTER_MS = 2 * 60_000;
+export const RECLAIM_AFTER_MS = 2 * 60_000;
+// Subjects (a pull request, an issue, a commit) processed at once within a batch.
+const PARALLEL_SUBJECTS = 8;
+// A batch carries payloads up to this stored (compressed) size; a larger one (a push of many
+// commits, up to GitHub's 25 MB) is read alone when its turn comes, so a batch of 200 stays small in memory.
+export const BATCHED_PAYLOAD_BYTES = 16 * 1024;
 
-async function openPull(projectId: string, number: number | undefined) {
-  if (!number) return null;
-  const pr = await getDb().pullRequest.findUnique({ where: { projectId_number: { projectId, number } } });
-  // A merged or closed PR gets no more fixes (and so no pushes), whatever is said on it.
-  return pr?.state === "open" ? pr : null;
-}
-
-async function onFeedback(projectId: string, botLogin: string | null, author: string | undefined, number: number | undefined): Promise<Outcome> {
-  // Ringmaster's own comments (its rerun request above all) never start anything: it never answers itself.
-  if (!author || isOwn(author, botLogin)) return "ignored";
-  const pr = await openPull(projectId, number);
-  if (!pr) return "ignored";
-  await checkReviewFeedback(pr.id);
-  return "processed";
-}
-
-async function onChecks(projectId: string, sha: string | undefined): Promise<Outcome> {
-  if (!sha) return "ignored";
-  const prs = await getDb().pullRequest.findMany({ where: { projectId, headSha: sha, state: "open" } });
-  for (const pr of prs) {
-    const result = await checkCiStatus(pr.id);
-    if (result?.verdict.state === "success") await mergeIfAllowed(pr.id);
-  }
-  return prs.length ? "processed" : "ignored";
-}
-
-// Events that can start work; pull_request and push only sync state or wake the loop.
-const TRIGGERS = new Set(["pull_request_review", "pull_request_review_comment", "issue_comment", "check_run", "check_suite", "status"]);
-
-type ProjectView = {
-  id: string; teamId: string; planningKey: string; name: string; baseBranch: string; githubConnectionId: string | null;
-  githubConnection: { id: string; botLogin: string | null; appId: string | null; mentionLogin: string | null } | null;
+type ClaimedRow = {
+  id: string; deliveryId: string; event: string; projectId: string | null; payload: unknown; subject: string;
+  project: (Omit<ProjectView, "githubConnection"> & { archivedAt: string | null }) | null;
+  connection: ProjectView["githubConnection"];
 };
 
-async function dispatch(event: string, p: Payload, project: ProjectView): Promise<Outcome> {
-  const bot = project.githubConnection?.botLogin ?? null;
-  if (TRIGGERS.has(event) && writtenByUs(p, { botLogin: bot, appId: project.githubConnection?.appId ?? null })) return "ignored";
-  // A request for work (the bot assigned or mentioned) is handled as one; anything else as before.
-  const mention = () => handleMention(event, p, project, project.githubConnection);
-  // On a pull request, feedback that is no heard request (a refused mention included: a review
-  // bot mentioning us) is still checked as review feedback, as it always was.
-  const feedback = async (author: string | undefined, number: number | undefined): Promise<Outcome> => {
-    const asked = await mention();
-    if (asked && asked !== "refused") return asked;
-    const checked = await onFeedback(project.id, bot, author, number);
-    return asked ?? checked;
-  };
-  switch (event) {
-    case "issues":
-      return (await mention()) ?? "ignored";
-    case "pull_request":
-      if (!["opened", "closed", "reopened", "synchronize", "edited"].includes(p.action)) return "ignored";
-      return (await applyPullState(project.id, p.pull_request as GithubPullView)) ? "processed" : "ignored";
-    case "pull_request_review": {
-      if (p.action !== "submitted" && p.action !== "edited") return "ignored";
-      const outcome = await feedback(p.review?.user?.login, p.pull_request?.number);
-      if (outcome === "processed" && p.review?.state === "approved") {
-        const pr = await openPull(project.id, p.pull_request?.number);
-        if (pr) await mergeIfAllowed(pr.id);
-      }
-      return outcome;
-    }
-    case "pull_request_review_comment":
-      if (p.action !== "created" && p.action !== "edited") return "ignored";
-      return feedback(p.comment?.user?.login, p.pull_request?.number);
-    case "issue_comment":
-      if (p.action !== "created" && p.action !== "edited") return "ignored";
-      return p.issue?.pull_request ? feedback(p.comment?.user?.login, p.issue?.number) : (await mention()) ?? "ignored";
-    case "check_run":
-      return p.action === "completed" ? onChecks(project.id, p.check_run?.head_sha) : "ignored";
-    case "check_suite":
-      return p.action === "completed" ? onChecks(project.id, p.check_suite?.head_sha) : "ignored";
-    case "status":
-      return p.state === "pending" ? "ignored" : onChecks(project.id, p.sha);
-    case "push":
-      if (p.ref !== `refs/heads/${project.baseBranch}`) return "ignored";
-      await sendViaOutbox([{ kind: "tick", projectId: project.id, reason: "base branch pushed" }]);
-      return "processed";
-    default:
-      return "ignored";
+// The claim and everything processing reads (the delivery, its project, the project's
+// connection) are one statement for the whole batch: the worker spends its CPU on the work,
+// not on a round trip and a query compilation per delivery.
+async function claim(deliveryIds: string[]): Promise<ClaimedRow[]> {
+  const { rows } = await getPool().query<ClaimedRow>(
+    `WITH claimed AS (
+       UPDATE "WebhookDelivery" SET "status" = 'processing', "processedAt" = timezone('UTC', now())
+       WHERE "provider" = 'github' AND "deliveryId" = ANY($1::text[]) AND ("status" = 'received'
+         OR ("status" = 'processing' AND "processedAt" < timezone('UTC', now()) - make_interval(secs => $2::float8 / 1000)))
+       RETURNING "id", "deliveryId", "event", "projectId", CASE WHEN pg_column_size("payload") <= $3 THEN "payload" END AS "payload",
+         -- What the delivery is about: deliveries about one thing keep their order (a review after
+         -- the push it reviews); different things in one batch go side by side.
+         COALESCE('#' || COALESCE("payload"->'pull_request'->>'number', "payload"->'issue'->>'number'),
+           '@' || COALESCE("payload"->'check_run'->>'head_sha', "payload"->'check_suite'->>'head_sha', "payload"->>'sha'), "event") AS "subject"
+     )
+     SELECT d.*,
+       CASE WHEN p.id IS NULL THEN NULL ELSE json_build_object('id', p.id, 'teamId', p."teamId", 'planningKey', p."planningKey", 'name', p.name,
+         'baseBranch', p."baseBranch", 'githubConnectionId', p."githubConnectionId", 'archivedAt', p."archivedAt") END AS project,
+       CASE WHEN c.id IS NULL THEN NULL ELSE json_build_object('id', c.id, 'botLogin', c."botLogin", 'appId', c."appId", 'mentionLogin', c."mentionLogin") END AS connection
+     FROM claimed d LEFT JOIN "Project" p ON p.id = d."projectId" LEFT JOIN "GithubConnection" c ON c.id = p."githubConnectionId"`,
+    [deliveryIds, RECLAIM_AFTER_MS, BATCHED_PAYLOAD_BYTES],
+  );
+  // The job lists its deliveries in the order they arrived: they are processed in that order.
+  const order = new Map(deliveryIds.map((id, i) => [id, i]));
+  return rows.sort((a, b) => order.get(a.deliveryId)! - order.get(b.deliveryId)!);
+}
+
+type Settled = { id: string; status: Outcome | "received"; error: string | null };
+
+const settle = (rows: Settled[]) => rows.length === 0 ? Promise.resolve() : getPool().query(
+  `UPDATE "WebhookDelivery" d SET "status" = s.status, "error" = s.error,
+     "processedAt" = CASE WHEN s.status = 'received' THEN NULL ELSE timezone('UTC', now()) END
+   FROM unnest($1::text[], $2::text[], $3::text[]) AS s(id, status, error) WHERE d.id = s.id`,
+  [rows.map((r) => r.id), rows.map((r) => r.status), rows.map((r) => r.error)],
+).then(() => undefined);
+
+function payloadOf(row: ClaimedRow): Payload | null {
+  try {
+    return row.payload === null ? null : (storedPayload(row.payload) as Payload);
+  } catch {
+    return null;
   }
 }
 
-type Claimed = { id: string; event: string; projectId: string | null; payload: unknown };
-
-// A burst of deliveries is processed while more arrive on the same machine: the claim and the
-// read are one statement, and the outcome another (each Prisma query costs the worker more CPU
-// than the web app spends answering the delivery).
-async function claim(deliveryId: string): Promise<Claimed | null> {
-  const { rows } = await getPool().query<Claimed>(
-    `UPDATE "WebhookDelivery" SET "status" = 'processing', "processedAt" = timezone('UTC', now())
-     WHERE "provider" = 'github' AND "deliveryId" = $1 AND ("status" = 'received'
-       OR ("status" = 'processing' AND "processedAt" < timezone('UTC', now()) - make_interval(secs => $2::float8 / 1000)))
-     RETURNING "id", "event", "projectId", "payload"`,
-    [deliveryId, RECLAIM_AFTER_MS],
-  );
-  return rows[0] ?? null;
+// A payload left out of the batch (too large), read when it is processed.
+async function fullPayload(row: ClaimedRow): Promise<Payload> {
+  if (row.payload !== null) return storedPayload(row.payload) as Payload;
+  const { rows } = await getPool().query<{ payload: unknown }>(`SELECT "payload" FROM "WebhookDelivery" WHERE "id" = $1`, [row.id]);
+  return storedPayload(rows[0].payload) as Payload;
 }
 
-const settle = (id: string, status: string, error: string | null) => getPool().query(
-  `UPDATE "WebhookDelivery" SET "status" = $2, "processedAt" = CASE WHEN $2 = 'received' THEN NULL ELSE timezone('UTC', now()) END, "error" = $3 WHERE "id" = $1`,
-  [id, status, error],
-);
+/** Outcomes of the deliveries a batch claimed, by delivery id in the job's order; those it did not claim are absent. */
+export type BatchOutcomes = Map<string, Outcome>;
 
 /**
- * Processes one stored delivery at most once: the row is claimed before any work, marked done
- * after; a failure hands it back (status received) for the job's retry, nothing is lost.
+ * Processes stored deliveries at most once each: the rows are claimed before any work (one
+ * statement for the batch), their outcomes written after (one statement). A failure hands its
+ * delivery back (status received, with the error), and the later deliveries about the same
+ * thing with it, untried, so they keep their order on the job's retry; the batch then throws
+ * the first failure as it was thrown (a rate limit defers the job). Nothing is lost, and a retry takes only what was handed back.
  */
-export async function processDelivery(deliveryId: string): Promise<Outcome | null> {
-  const row = await claim(deliveryId);
-  if (!row) return null;
-  const project = row.projectId
-    ? await getDb().project.findUnique({ where: { id: row.projectId }, include: { githubConnection: { select: { id: true, botLogin: true, appId: true, mentionLogin: true } } } })
-    : null;
-  try {
-    const outcome = project && !project.archivedAt ? await dispatch(row.event, storedPayload(row.payload) as Payload, project) : "ignored";
-    await settle(row.id, outcome, null);
-    return outcome;
-  } catch (err) {
-    await settle(row.id, "received", (err as Error).message.slice(0, 2000));
-    throw err;
+export async function processDeliveries(deliveryIds: string[]): Promise<BatchOutcomes> {
+  const rows = await claim(deliveryIds);
+  const subjects = new Map<string, { row: ClaimedRow; payload: Payload | null }[]>();
+  for (const row of rows) {
+    const payload = payloadOf(row);
+    const key = `${row.projectId}:${row.subject}`;
+    subjects.set(key, [...(subjects.get(key) ?? []), { row, payload }]);
   }
+  const settled: Settled[] = [];
+  const outcomes: BatchOutcomes = new Map();
+  const failures: Error[] = [];
+  const processSubject = async (items: { row: ClaimedRow; payload: Payload | null }[]) => {
+    for (const [i, { row, payload }] of items.entries()) {
+      const { project, connection } = row;
+      try {
+        const outcome = project && !project.archivedAt
+          ? await dispatch(row.event, payload ?? (await fullPayload(row)), { ...project, githubConnection: connection })
+          : "ignored";
+        settled.push({ id: row.id, status: outcome, error: null });
+        outcomes.set(row.deliveryId, outcome);
+      } catch (err) {
+        const message = (err as Error).message.slice(0, 2000);
+        const behind = items.slice(i + 1);
+        settled.push({ id: row.id, status: "received", error: message });
+        for (const later of behind) settled.push({ id: later.row.id, status: "received", error: `waits for delivery ${row.deliveryId}, which failed: ${message}`.slice(0, 2000) });
+        failures.push(err as Error);
+        return;
+      }
+    }
+  };
+  const queue = [...subjects.values()];
+  await Promise.all(Array.from({ length: Math.min(PARALLEL_SUBJECTS, queue.length) }, async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) await processSubject(next);
+  }));
+  await settle(settled);
+  if (failures.length) throw failures[0];
+  // Without a failure every claimed delivery has its outcome: the map lists them in the job's order.
+  return new Map(rows.map((r) => [r.deliveryId, outcomes.get(r.deliveryId)!]));
+}
+
+/** One stored delivery (a batch of one); null when it was not claimed. Throws its failure. */
+export async function processDelivery(deliveryId: string): Promise<Outcome | null> {
+  return (await processDeliveries([deliveryId])).get(deliveryId) ?? null;
 }

@@ -5,6 +5,7 @@ import { mergeIfAllowed } from "@/lib/github/merge-policy";
 import { applyPullState } from "@/lib/github/pull-state";
 import { remoteAuth } from "@/lib/github/repo";
 import { checkReviewFeedback } from "@/lib/github/review-check";
+import { RECLAIM_AFTER_MS } from "@/lib/github/deliveries";
 
 // Webhooks count as configured while deliveries keep arriving; polling is the fallback.
 const WEBHOOKS_LIVE_MS = 10 * 60_000;
@@ -19,9 +20,14 @@ export async function recheckPullRequest(pullRequestId: string): Promise<void> {
 
 export async function pollPullRequests(projectId: string, now = new Date()): Promise<{ polled: number }> {
   const db = getDb();
-  // Deliveries stored while Redis was away, or whose job gave up, are queued again.
+  // Deliveries stored while Redis was away, or whose job gave up, are queued again; so are
+  // deliveries a worker claimed and never settled (it died, or its job stalled and the retry
+  // found the claim still young): the claim takes them over once it is RECLAIM_AFTER_MS old.
   const stale = await db.webhookDelivery.findMany({
-    where: { projectId, status: "received", receivedAt: { lt: new Date(now.getTime() - STALE_DELIVERY_MS) } },
+    where: { projectId, OR: [
+      { status: "received", receivedAt: { lt: new Date(now.getTime() - STALE_DELIVERY_MS) } },
+      { status: "processing", processedAt: { lt: new Date(now.getTime() - RECLAIM_AFTER_MS) } },
+    ] },
     select: { deliveryId: true }, take: 100,
   });
   for (const d of stale) await requeueGithubDelivery(d.deliveryId);

@@ -25,6 +25,10 @@ describe("pickNextPrompt", () => {
     expect(pickNextPrompt([], NOW)).toBeNull();
   });
 
+  it("starts nothing while the first prompt in order waits for its dependency's merge", () => {
+    expect(pickedNumber([prompt(1, { status: "in_progress", merging: true }), prompt(2, { dependencies: [1] })])).toBeNull();
+  });
+
   it("returns the prompt object itself", () => {
     const only = prompt(7);
     expect(pickNextPrompt([only], NOW)).toBe(only);
@@ -91,6 +95,24 @@ describe("blockedPrompts", () => {
         unmetDependencies: [2],
         missingDependencies: [8],
       },
+    ]);
+  });
+
+  it("sorts several blocked prompts by number, whatever their order in the list; only a dependency in progress is waited on as merging", () => {
+    const prompts = [
+      prompt(12, { approved: false }),
+      prompt(3, { status: "in_progress", merging: true }),
+      prompt(9, { dependencies: [3] }),
+      prompt(4, { status: "in_progress" }),
+      prompt(10, { dependencies: [4] }),
+      // Done: its merge flag (a stale one) holds nothing back.
+      prompt(5, { status: "done", merging: true }),
+      prompt(11, { dependencies: [5] }),
+    ];
+    expect(blockedPrompts(prompts, NOW).map((b) => [b.promptNumber, b.mergingDependencies, b.unmetDependencies])).toEqual([
+      [9, [3], []],
+      [10, [], [4]],
+      [12, [], []],
     ]);
   });
 

@@ -9,6 +9,15 @@ export async function enqueueGithub(deliveryId: string): Promise<void> {
   await getQueue("github").add("delivery", queuePayloads.github.parse({ deliveryId }), { jobId: `gh-${deliveryId}`, ...deliveryRetries });
 }
 
+/**
+ * Deliveries stored together, as one job (one Redis round of commands and one job for the
+ * worker instead of one each); `key` names the batch (its first work order) so a repeat is a
+ * no-op. Each delivery's row claim keeps it processed once whatever else sends it.
+ */
+export async function enqueueGithubBatch(key: string, deliveryIds: string[]): Promise<void> {
+  await getQueue("github").add("deliveries", queuePayloads.github.parse({ deliveryIds }), { jobId: `ghb-${key}`, ...deliveryRetries });
+}
+
 /** A stored delivery whose job was lost or gave up; the row's claim keeps processing at most once. */
 export async function requeueGithubDelivery(deliveryId: string): Promise<void> {
   await getQueue("github").add("delivery", queuePayloads.github.parse({ deliveryId }), {

@@ -13,7 +13,7 @@ export function pinLostSql(alias = "q"): string {
       AND pa."lastSeenAt" > now() - make_interval(secs => ${ms} / 1000.0)))`;
 }
 
-export interface ReleasedPin { promptId: string; number: number; title: string; agentName: string | null }
+export interface ReleasedPin { promptId: string; number: number; title: string; agentName: string }
 export interface PinRelease { released: ReleasedPin[]; localRunIds: string[]; poolRuns: number }
 
 /**
@@ -22,7 +22,10 @@ export interface PinRelease { released: ReleasedPin[]; localRunIds: string[]; po
  * the pin is dropped and a run queued for that agent but not picked up yet is handed over, to
  * the spawn workers or to the runner pool as the project's "use runners" says. A run the agent
  * already started stays its own: its lease decides. One statement: a runner that takes the run
- * at the same moment either has it (it is no longer queued) or finds it moved.
+ * at the same moment either has it (it is no longer queued) or finds it moved. A pinned prompt's
+ * agent is always there to name: deleting an agent unpins its prompts (ON DELETE SET NULL), and a
+ * deletion racing this statement either unpinned the prompt first (the row lock then finds it
+ * unpinned) or waits for that lock while this statement still sees the agent.
  */
 export async function releaseLostPins(projectId: string, useRunners: boolean): Promise<PinRelease> {
   const { rows } = await getPool().query<{ kind: "prompt" | "run"; id: string; number: number | null; title: string | null; agentName: string | null; remote: boolean | null }>(
@@ -39,12 +42,12 @@ export async function releaseLostPins(projectId: string, useRunners: boolean): P
        RETURNING r.id, r.remote
      )
      SELECT 'prompt' AS kind, u.id, u.number, u.title, a.name AS "agentName", NULL::boolean AS remote
-       FROM unpinned u LEFT JOIN "Agent" a ON a.id = u.agent
+       FROM unpinned u JOIN "Agent" a ON a.id = u.agent
      UNION ALL SELECT 'run', m.id, NULL, NULL, NULL, m.remote FROM moved m`,
     [projectId, useRunners],
   );
   return {
-    released: rows.filter((r) => r.kind === "prompt").map((r) => ({ promptId: r.id, number: r.number!, title: r.title!, agentName: r.agentName })),
+    released: rows.filter((r) => r.kind === "prompt").map((r) => ({ promptId: r.id, number: r.number!, title: r.title!, agentName: r.agentName! })),
     localRunIds: rows.filter((r) => r.kind === "run" && !r.remote).map((r) => r.id),
     poolRuns: rows.filter((r) => r.kind === "run" && r.remote).length,
   };

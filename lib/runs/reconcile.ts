@@ -39,11 +39,15 @@ export async function sweepRuns(opts: SweepOptions): Promise<{ lost: number; req
   let lost = 0;
   // Leases first: they need only Postgres, and a requeue may fail while Redis is away.
   for (const run of rows) if (run.status !== "queued" && run.status !== "succeeded" && (await markRunLost(run, opts.maxLostRuns))) lost++;
+  // A run found expired but renewed or finished before its update is neither lost nor requeued.
+  let requeued = 0;
   for (const run of rows) {
     if (run.status === "queued") await enqueueSpawn(run.id, { again: true });
     else if (run.status === "succeeded") await enqueueMerge(run.id, { again: true });
+    else continue;
+    requeued++;
   }
-  return { lost, requeued: rows.length - lost };
+  return { lost, requeued };
 }
 
 async function markRunLost(run: Stale, maxLostRuns: number): Promise<boolean> {

@@ -20,8 +20,8 @@ export const GROUPS: Record<string, MutationGroup> = {
   // when its module loads runs every test of its group, so each group holds only the tests
   // that reach its modules.
   "runs-claim": {
-    modules: ["lib/runs/claim.ts"],
-    tests: ["lib/runs/claim.test.ts", "test/claim-limits.test.ts"],
+    modules: ["lib/runs/claim.ts", "lib/runs/claim-statement.ts", "lib/runs/claim-run.ts", "lib/db/json-row.ts"],
+    tests: ["lib/runs/claim.test.ts", "lib/db/json-row.test.ts", "test/claim-limits.test.ts", "test/claim.test.ts", "test/claim-run.test.ts"],
   },
   "runs-complete": {
     modules: ["lib/runs/complete.ts"],
@@ -34,11 +34,11 @@ export const GROUPS: Record<string, MutationGroup> = {
   },
   "runs-reconcile": {
     modules: ["lib/runs/reconcile.ts"],
-    tests: ["test/run-reconcile.test.ts"],
+    tests: ["test/run-reconcile.test.ts", "test/sweep.test.ts"],
   },
   "runs-merge": {
     modules: ["lib/runs/merge.ts"],
-    tests: ["test/run-merge.test.ts"],
+    tests: ["test/run-merge.test.ts", "test/run-merge-refusals.test.ts", "test/run-merge-no-sandbox.test.ts", "test/run-merge-github.test.ts"],
   },
   "runs-cancel": {
     modules: ["lib/runs/lease.ts", "lib/runs/cancel.ts"],
@@ -49,11 +49,17 @@ export const GROUPS: Record<string, MutationGroup> = {
     modules: ["lib/runners/poll.ts"],
     tests: ["test/runners-poll.test.ts"],
   },
-  loop: {
-    modules: ["lib/loop/tick.ts", "lib/loop/decide.ts", "lib/loop/backoff.ts", "lib/loop/pick-next-prompt.ts"],
+  // The loop, in two groups so each runs in minutes: the tick (its tests need Postgres and Redis)
+  // and the pure decision code its unit tests pin.
+  "loop-tick": {
+    modules: ["lib/loop/tick.ts"],
+    tests: ["test/tick.test.ts", "test/tick-apply.test.ts", "test/tick-dry-campaign.test.ts", "test/campaigns-api.test.ts"],
+  },
+  "loop-pure": {
+    modules: ["lib/loop/decide.ts", "lib/loop/backoff.ts", "lib/loop/pick-next-prompt.ts"],
     tests: [
       "lib/loop/decide.test.ts", "lib/loop/decide-planner.test.ts", "lib/loop/decide-merges.test.ts", "lib/loop/backoff.test.ts",
-      "lib/loop/pick-next-prompt.test.ts", "test/tick.test.ts", "test/tick-apply.test.ts", "test/tick-dry-campaign.test.ts", "test/campaigns-api.test.ts",
+      "lib/loop/pick-next-prompt.test.ts",
     ],
   },
   // GitHub intake, one module a group (together they ran well over half an hour).
@@ -66,9 +72,9 @@ export const GROUPS: Record<string, MutationGroup> = {
     tests: ["test/github-intake.test.ts", "test/github-intake-bare.test.ts"],
   },
   "github-deliveries": {
-    modules: ["lib/github/deliveries.ts"],
+    modules: ["lib/github/deliveries.ts", "lib/github/delivery-dispatch.ts"],
     tests: [
-      "test/github-deliveries.test.ts", "test/github-deliveries-act.test.ts", "test/github-mentions.test.ts",
+      "test/github-deliveries.test.ts", "test/github-delivery-batch.test.ts", "test/github-deliveries-act.test.ts", "test/github-mentions.test.ts",
       "test/github-mention-reviews.test.ts",
     ],
   },
@@ -144,7 +150,7 @@ export const EQUIVALENTS: Equivalent[] = [
     reason: "at exactly 0 ms left the poll waits 0 ms and looks once more before it answers null: the same answer, one look later",
   },
   {
-    file: "lib/runs/merge.ts", original: "project.settings?.verifyCommand", replacement: "project.settings.verifyCommand",
+    file: "lib/runs/merge.ts", original: "settings?.verifyCommand", replacement: "settings.verifyCommand",
     reason: "every project has its settings row: it is created with the project",
   },
   {
@@ -209,16 +215,20 @@ export const EQUIVALENTS: Equivalent[] = [
     reason: "a finished tick's last UPDATE already released its lock: the second release matches no row",
   },
   {
-    file: "lib/loop/tick.ts", original: "imported > 0", replacement: "imported >= 0",
-    reason: "reloading the snapshot when nothing was imported reads the same rows again",
-  },
-  {
-    file: "lib/loop/tick.ts", original: "branch || imported > 0", replacement: "true",
-    reason: "reloading the snapshot when neither branch nor files changed reads the same rows again",
-  },
-  {
     file: "lib/loop/tick.ts", original: "decision.kind === \"idle\"", replacement: "true",
     reason: "decide() answers idle to every loop that is not running, so a stopping loop's decision is always idle",
+  },
+  {
+    file: "lib/loop/tick.ts", original: "snap.loopState.mode !== \"running\"", replacement: "false",
+    reason: "a loop not running takes no campaign step, so nothing reloads or lands, and decide() answers it idle: the decision's clause breaks the loop as this one does",
+  },
+  {
+    file: "lib/loop/tick.ts", original: "decision.kind !== \"all_done\"", replacement: "true",
+    reason: "a campaign step that left the decision all done with no task landed found nothing to do: a second step at once reads the same rows and does nothing new (only a task landing between the snapshot's reload and that step, a race no test can time, tells them apart)",
+  },
+  {
+    file: "lib/loop/tick.ts", original: "\"all_done\"", replacement: "\"\"",
+    reason: "(the loop's all-done clause) a campaign step that left the decision all done with no task landed found nothing to do: a second step at once reads the same rows and does nothing new (only a task landing between the snapshot's reload and that step, a race no test can time, tells them apart)",
   },
   {
     file: "lib/loop/tick.ts", original: "snap.runs.map((r) => r.promptId).filter(Boolean)", replacement: "snap.runs.map(r => r.promptId)",
@@ -231,5 +241,105 @@ export const EQUIVALENTS: Equivalent[] = [
   {
     file: "lib/loop/tick.ts", original: "err.budgetSpent", replacement: "false",
     reason: "the tick pauses a loop whose budget is spent before it decides; a claim meets a spent budget only in a race with another tick, which pauses it",
+  },
+  {
+    file: "lib/github/delivery-dispatch.ts", original: "result?.verdict", replacement: "result.verdict",
+    reason: "onChecks asks only for open PRs with this head sha, and checkCiStatus answers null only for a PR not open or without a head sha",
+  },
+  {
+    file: "lib/github/delivery-dispatch.ts", original: "p.review?.state", replacement: "p.review.state",
+    reason: "a review is processed only with its review: feedback needs its author, a mention request its id",
+  },
+  {
+    file: "lib/github/delivery-dispatch.ts", original: "p.pull_request?.number", replacement: "p.pull_request.number",
+    reason: "(the approval's second look) a review is processed only on a pull request: feedback needs its number, a mention request too",
+  },
+  {
+    file: "lib/github/delivery-dispatch.ts", original: "p.issue?.number", replacement: "p.issue.number",
+    reason: "read only when p.issue?.pull_request is set, so the issue is there",
+  },
+  {
+    file: "lib/github/delivery-dispatch.ts", original: "\"status\"", replacement: "\"\"",
+    reason: "a status payload holds no comment, review, issue or check whose author or app writtenByUs could read: it is never ours either way",
+  },
+  {
+    file: "lib/github/deliveries.ts", original: "rows.length === 0", replacement: "false",
+    reason: "settling no delivery then runs an UPDATE over empty arrays, which matches no row",
+  },
+  {
+    file: "lib/github/deliveries.ts", original: "{\n  try {\n    return row.payload === null ? null : (storedPayload(row.payload) as Payload);\n  } catch {\n    return null;\n  }\n}", replacement: "{}",
+    reason: "no payload read ahead (undefined): payloadOf only parses ahead what fullPayload parses (and throws on, into the same hand-back) when the delivery's turn comes",
+  },
+  {
+    file: "lib/github/deliveries.ts", original: "{\n    return row.payload === null ? null : (storedPayload(row.payload) as Payload);\n  }", replacement: "{}",
+    reason: "no payload read ahead (undefined): payloadOf only parses ahead what fullPayload parses (and throws on, into the same hand-back) when the delivery's turn comes",
+  },
+  {
+    file: "lib/github/deliveries.ts", original: "row.payload === null", replacement: "true",
+    reason: "no payload read ahead: payloadOf only parses ahead what fullPayload parses (and throws on, into the same hand-back) when the delivery's turn comes",
+  },
+  {
+    file: "lib/github/deliveries.ts", original: "row.payload === null", replacement: "false",
+    reason: "storedPayload(null) is null, what the other branch gives",
+  },
+  {
+    file: "lib/github/deliveries.ts", original: "row.payload === null", replacement: "row.payload !== null",
+    reason: "a batched payload is then not read ahead and a left-out one is storedPayload(null), null: payloadOf only parses ahead what fullPayload parses (and throws on, into the same hand-back) when the delivery's turn comes",
+  },
+  {
+    file: "lib/github/deliveries.ts", original: "{\n    return null;\n  }", replacement: "{}",
+    reason: "an unparsable payload read ahead as undefined instead of null: both send it to fullPayload, which throws the same parse error",
+  },
+  {
+    file: "lib/github/deliveries.ts", original: "row.payload !== null", replacement: "false",
+    reason: "fullPayload reads the claimed row again: the same payload, which no one changes while it is claimed",
+  },
+  {
+    file: "lib/github/deliveries.ts", original: "[]", replacement: "[\"Stryker was here\"]",
+    reason: "(the settled list) a string settles as a row of null id, status and error: it matches no delivery",
+  },
+  {
+    file: "lib/github/deliveries.ts", original: "Math.min(PARALLEL_SUBJECTS, queue.length)", replacement: "Math.max(PARALLEL_SUBJECTS, queue.length)",
+    reason: "workers beyond the subjects find the queue empty; past 8 subjects only how many run at once changes, which no outcome shows",
+  },
+  {
+    file: "lib/runs/claim.ts", original: "{ in: [\"executor\", ...PLANNING_KINDS] }", replacement: "{}",
+    reason: "grouping the live runs of every kind: count() reads only the executor and planning kinds' groups",
+  },
+  {
+    file: "lib/runs/reconcile.ts", original: "run.status !== \"queued\" && run.status !== \"succeeded\"", replacement: "true",
+    reason: "markRunLost changes only a starting or running run whose lease expired: a queued or finished row handed to it matches no row and counts nothing",
+  },
+  {
+    file: "lib/runs/reconcile.ts", original: "run.status !== \"queued\" && run.status !== \"succeeded\"", replacement: "run.status !== \"queued\" || run.status !== \"succeeded\"",
+    reason: "markRunLost changes only a starting or running run whose lease expired: a queued or finished row handed to it matches no row and counts nothing",
+  },
+  {
+    file: "lib/runs/reconcile.ts", original: "run.status !== \"queued\"", replacement: "true",
+    reason: "markRunLost changes only a starting or running run whose lease expired: a queued or finished row handed to it matches no row and counts nothing",
+  },
+  {
+    file: "lib/runs/reconcile.ts", original: "run.status !== \"succeeded\"", replacement: "true",
+    reason: "markRunLost changes only a starting or running run whose lease expired: a queued or finished row handed to it matches no row and counts nothing",
+  },
+  {
+    file: "lib/runs/reconcile.ts", original: "\"queued\"", replacement: "\"\"",
+    reason: "markRunLost changes only a starting or running run whose lease expired: a queued or finished row handed to it matches no row and counts nothing",
+  },
+  {
+    file: "lib/runs/reconcile.ts", original: "\"succeeded\"", replacement: "\"\"",
+    reason: "markRunLost changes only a starting or running run whose lease expired: a queued or finished row handed to it matches no row and counts nothing",
+  },
+  {
+    file: "lib/crypto/secrets.ts", original: "\"utf8\"", replacement: "\"\"",
+    reason: "Cipher.update reads a string with an empty encoding as UTF-8, its default (the same bytes: checked with a non-ASCII text)",
+  },
+  {
+    file: "lib/crypto/secrets.ts", original: "typeof p === \"string\"", replacement: "false",
+    reason: "the one string part is the version: String.prototype.toString ignores the encoding it is given and returns it as is",
+  },
+  {
+    file: "lib/crypto/secrets.ts", original: "\"string\"", replacement: "\"\"",
+    reason: "the one string part is the version: String.prototype.toString ignores the encoding it is given and returns it as is",
   },
 ];
