@@ -65,13 +65,13 @@ export default tseslint.config(
   {
     // The runner runs on other machines with a runner token only: no database, no Redis, no
     // server configuration. It may use the agent adapters, git, the sandbox's command line, the
-    // MCP gateway (an HTTP relay with no server state) and the run guard with its meter and loop
-    // detector (pure code over the agent's events).
+    // MCP gateway (an HTTP relay with no server state), the run guard with its meter and loop
+    // detector (pure code over the agent's events) and the run log's mask (pure code over lines).
     files: ["runner/**/*.ts"],
     rules: {
       "no-restricted-imports": ["error", { patterns: [
         { regex: "^@/(app|workers)(/|$)", message: "the runner talks to the server over HTTP only" },
-        { regex: "^@/lib/(?!(agents|git|sandbox/bwrap|sandbox/mcp-gateway|runs/watchdog|runs/guard|spend/(ceilings|meter|prices|loop-detector|capabilities))(/|$))", message: "the runner may import only lib/agents, lib/git, lib/sandbox/bwrap and mcp-gateway, lib/runs/watchdog, lib/runs/guard and lib/spend's ceilings, meter, prices and loop detector (no database, Redis or server configuration)" },
+        { regex: "^@/lib/(?!(agents|git|sandbox/bwrap|sandbox/mcp-gateway|runs/watchdog|runs/guard|runs/log-mask|spend/(ceilings|meter|prices|loop-detector|capabilities))(/|$))", message: "the runner may import only lib/agents, lib/git, lib/sandbox/bwrap and mcp-gateway, lib/runs/watchdog, lib/runs/guard, lib/runs/log-mask and lib/spend's ceilings, meter, prices and loop detector (no database, Redis or server configuration)" },
       ] }],
     },
   },

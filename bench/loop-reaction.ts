@@ -7,6 +7,7 @@ import { benchEnvironment, median, percentile, sleep, startWorkers, stopWorkers,
 
 const nudges = process.env.NUDGES !== "off";
 const trials = Number(process.env.TRIALS ?? (nudges ? 30 : 8));
+const throughputPrompts = Number(process.env.THROUGHPUT_PROMPTS ?? 40);
 const { env, drop } = await benchEnvironment(nudges ? "nudge" : "tick");
 const { getDb, closeDb } = await import("@/lib/db");
 const { createPrompt } = await import("@/lib/prompts/create");
@@ -16,6 +17,20 @@ const { createTeamWithDemoProject } = await import("./fixtures");
 
 const workers = startWorkers(nudges ? 2 : 1, { ...env, NUDGES: nudges ? "on" : "off" });
 await workersReady(workers);
+// Each run's start stages, as the worker logs them ("agent started", lib/runs/start-stages.ts).
+const startLines = new Map<string, { stages: Record<string, number>; spawnedAt: number; pooledWorktree?: boolean }>();
+for (const w of workers) {
+  let rest = "";
+  w.stdout!.on("data", (chunk) => {
+    const lines = (rest + chunk).split("\n");
+    rest = lines.pop()!;
+    for (const line of lines) {
+      if (!line.includes('"agent started"')) continue;
+      const { runId, stages, spawnedAt, pooledWorktree } = JSON.parse(line);
+      startLines.set(runId, { stages, spawnedAt, pooledWorktree });
+    }
+  });
+}
 const db = getDb();
 
 async function waitFor<T>(check: () => Promise<T | null | undefined>, timeoutMs = 60_000): Promise<T> {
@@ -50,6 +65,9 @@ const reaction: number[] = [];
 const toRunStarted: number[] = [];
 const toClaim: number[] = [];
 const floor: number[] = [];
+const stageTimes: Record<string, number>[] = [];
+// Trials whose run took a ready worktree from the project's pool (lib/runs/worktree-pool.ts).
+let pooledStarts = 0;
 for (let i = 0; i < trials; i++) {
   const t0 = Date.now();
   const prompt = await createPrompt(actor, project, { title: `reaction ${i}`, body: "print hi\n" });
@@ -59,6 +77,14 @@ for (let i = 0; i < trials; i++) {
   reaction.push(logged - t0);
   toRunStarted.push(run.startedAt!.getTime() - t0);
   toClaim.push(run.queuedAt.getTime() - t0);
+  const start = await waitFor(async () => startLines.get(run.id), 5_000).catch(() => null);
+  if (start) {
+    if (start.pooledWorktree) pooledStarts++;
+    // prompt created → run claimed by the tick → spawn job queued → … → agent spawned → its first instruction.
+    const jobAdded = start.spawnedAt - start.stages.total;
+    const { total: _, ...worker } = start.stages;
+    stageTimes.push({ tick: run.queuedAt.getTime() - t0, enqueue: jobAdded - run.queuedAt.getTime(), ...worker, exec: logged - start.spawnedAt });
+  }
   await waitFor(() => db.prompt.findFirst({ where: { id: prompt.id, status: "done" } }));
   if (nudges) floor.push(created + await directStart());
 }
@@ -89,9 +115,9 @@ if (nudges) {
 }
 
 let runsPerSecond: number | null = null;
-if (nudges) {
+if (nudges && throughputPrompts > 0) {
   const { actor: a2, project: p2 } = await createTeamWithDemoProject({ maxParallel: 4 });
-  const count = 40;
+  const count = throughputPrompts;
   const t0 = Date.now();
   for (let i = 0; i < count; i++) await createPrompt(a2, p2, { title: `throughput ${i}`, body: `\`\`\`file f${i}.txt\n${i}\n\`\`\`\n` });
   await waitFor(async () => (await db.prompt.count({ where: { projectId: p2.id, status: "done" } })) === count || null, 300_000);
@@ -108,4 +134,14 @@ console.log(JSON.stringify({
   runStartedP50: median(toRunStarted), runStartedP99: percentile(toRunStarted, 99),
   floorP50: floor.length ? median(floor) : null, floorP99: floor.length ? percentile(floor, 99) : null, runsPerSecond,
   burstFill, burstFillP50: burstFill.length ? median(burstFill) : null,
+  stages: stageSummary(stageTimes), pooledStarts,
 }));
+
+// Per stage: p50 and p99 over the trials that logged it.
+function stageSummary(rows: Record<string, number>[]) {
+  const names = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  return Object.fromEntries(names.map((n) => {
+    const v = rows.map((r) => r[n]).filter((x) => x !== undefined);
+    return [n, { p50: median(v), p99: percentile(v, 99) }];
+  }));
+}

@@ -1,6 +1,7 @@
 // Where an accepted GitHub delivery's time goes inside the intake, in one process with no web
 // framework around it: the same signed deliveries as bench:webhooks, 32 at a time, through
-// each stage in turn (parse and verify alone; + the INSERT; + the enqueue: the whole intake).
+// each stage in turn (parse and verify alone; + the INSERT; + the enqueue: the whole intake);
+// then what the github worker does with them: processing one delivery a job, and 32 a job.
 // Prints wall time and this process's CPU per delivery for each, beside the load average.
 // Run: node --import tsx bench/webhook-stages.ts   (DELIVERIES overrides the size)
 import { randomBytes } from "node:crypto";
@@ -21,6 +22,7 @@ const { createProject } = await import("@/lib/projects/create");
 const { receiveGithubDelivery, signatureMatches } = await import("@/lib/github/intake");
 const { repoTargets } = await import("@/lib/github/webhook-secrets");
 const { storeDelivery } = await import("@/lib/github/delivery-store");
+const { processDeliveries } = await import("@/lib/github/deliveries");
 
 const team = await getDb().team.create({ data: { name: "Stages", slug: `st-${randomBytes(3).toString("hex")}` } });
 const profile = await getDb().agentProfile.create({ data: { teamId: team.id, name: "demo", adapter: "demo" } });
@@ -28,8 +30,7 @@ await createProject(team.id, { name: "widgets", repoKind: "github", githubOwner:
 const raw = payloadOf("issue_comment", "created");
 const requests = (tag: string) => Array.from({ length: DELIVERIES }, (_, i) => new Headers(signedHeaders("issue_comment", raw, SECRET, `${tag}-${i}`)));
 
-async function stage(name: string, fn: (h: Headers) => Promise<unknown>) {
-  const all = requests(`${name.replace(/\W/g, "")}-${randomBytes(2).toString("hex")}`);
+async function stage(name: string, fn: (h: Headers) => Promise<unknown>, all = requests(`${name.replace(/\W/g, "")}-${randomBytes(2).toString("hex")}`)) {
   let next = 0;
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
@@ -50,6 +51,22 @@ await stage("parse + cached secret lookup + verify", async (h) => {
 });
 await stage("the INSERT alone (batched)", (h) => storeDelivery({ deliveryId: h.get("x-github-delivery")!, event: "issue_comment", action: "created", projectId: null, status: "received", payload: raw }));
 await stage("whole intake (verify, INSERT, enqueue)", (h) => receiveGithubDelivery(h, raw));
+// Processing: the deliveries the whole intake just stored for the project, claimed, dispatched
+// (an issue comment mentioning no one: ignored) and settled; one a job, then 32 a job.
+const storedIds = async (tag: string) => {
+  const all = requests(tag);
+  for (const h of all) await receiveGithubDelivery(h, raw);
+  return all.map((h) => h.get("x-github-delivery")!);
+};
+const one = await storedIds(`one-${randomBytes(2).toString("hex")}`);
+await stage("processing, one delivery a job", (h) => processDeliveries([h.get("x-github-delivery")!]), one.map((id) => new Headers({ "x-github-delivery": id })));
+const batched = await storedIds(`batch-${randomBytes(2).toString("hex")}`);
+const jobs = Array.from({ length: Math.ceil(batched.length / 32) }, (_, i) => batched.slice(i * 32, i * 32 + 32));
+const cpu0 = process.cpuUsage();
+const t0 = performance.now();
+for (const job of jobs) await processDeliveries(job);
+const [wall, cpu] = [performance.now() - t0, process.cpuUsage(cpu0)];
+console.log(`  ${"processing, 32 deliveries a job".padEnd(44)} ${(DELIVERIES / (wall / 1000)).toFixed(0).padStart(6)}/s  wall ${(wall / DELIVERIES).toFixed(3)} ms, CPU ${((cpu.user + cpu.system) / 1000 / DELIVERIES).toFixed(3)} ms per delivery`);
 console.log(`  (repository ${FULL_NAME})`);
 
 await closeQueues();

@@ -1,14 +1,22 @@
-import { describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db";
-import { claimPromptForRun, createPromptlessRun } from "@/lib/runs/claim";
-import { addPrompt } from "./helpers/fixtures";
+import { beforeEach, describe, expect, it } from "vitest";
+import { getDb, getPool } from "@/lib/db";
+import { claimPromptForRun, createPromptlessRun, getClaimProfile } from "@/lib/runs/claim";
+import { addPrompt, waitUntil } from "./helpers/fixtures";
 import { createBareProject, loopStateOf } from "./helpers/runs";
+import { statementsOf, verbOf } from "./helpers/statements";
 
 const now = new Date("2026-11-23T12:00:00.000Z");
 const open = { maxExecutors: 1, cooldownMs: 10_000 };
 
+// A team budget sends every claim through the transaction that admits it (lib/budgets/reserve.ts);
+// without one a claim is one statement. Both keep the same slot rules.
+let teamBudgetUsd: number | null = null;
+
 async function projectWithPrompt() {
   const fixture = await createBareProject();
+  await getDb().team.update({ where: { id: fixture.team.id }, data: { dailyBudgetUsd: teamBudgetUsd } });
+  // Each run reserves its ceiling of the budget, so several fit.
+  await getDb().agentProfile.update({ where: { id: fixture.profile.id }, data: { maxCostUsd: 1 } });
   const prompt = await addPrompt(fixture.project.id, { number: 1, title: "one", body: "" });
   const claim = (limits = open, at = now) =>
     claimPromptForRun({ projectId: fixture.project.id, promptId: prompt.id, profile: fixture.profile, routing: {}, now: at, limits });
@@ -21,12 +29,24 @@ const projectProfile = async (projectId: string) =>
 const runOf = (projectId: string, kind: "executor" | "planner" | "reviewer_fix" | "architect" | "reflector", status: "running" | "succeeded" | "queued", profileId: string) =>
   getDb().run.create({ data: { projectId, kind, status, adapter: "demo", agentProfileId: profileId } });
 
-describe("a claim's slot check (invariant 2)", () => {
-  it("claims into a free slot: the prompt in progress, a queued executor run, the spawn time recorded", async () => {
+describe.each([
+  ["in one statement", null, 1],
+  ["in a transaction, under a team budget", 50, 15],
+] as const)("a claim's slot check (invariant 2), %s", (_path, budget, statements) => {
+  beforeEach(() => { teamBudgetUsd = budget; });
+
+  it("claims into a free slot: the prompt in progress, a queued executor run as Prisma reads it, the spawn time recorded", async () => {
     const { project, prompt, profile, claim } = await projectWithPrompt();
-    const claimed = await claim();
-    expect(claimed!.run).toMatchObject({ projectId: project.id, promptId: prompt.id, kind: "executor", status: "queued", attempt: 1, agentProfileId: profile.id, adapter: "demo", model: null });
-    expect(claimed!.prompt).toMatchObject({ id: prompt.id, status: "in_progress", attempts: 0 });
+    const before = Date.now();
+    const { result: claimed, statements: sent } = await statementsOf(() => claim());
+    expect(sent).toHaveLength(statements);
+    // Queued at the real time (as Prisma stamps it), not the tick's clock.
+    expect(claimed!.run.queuedAt.getTime()).toBeGreaterThanOrEqual(before);
+    expect(claimed!.run.queuedAt.getTime()).toBeLessThanOrEqual(Date.now());
+    expect(claimed!.run).toMatchObject({ projectId: project.id, promptId: prompt.id, kind: "executor", status: "queued", attempt: 1, agentProfileId: profile.id, adapter: "demo", model: null, reservedUsd: budget && 1 });
+    expect(claimed!.run).toEqual(await getDb().run.findUniqueOrThrow({ where: { id: claimed!.run.id } }));
+    expect(claimed!.prompt).toEqual(await getDb().prompt.findUniqueOrThrow({ where: { id: prompt.id } }));
+    expect(claimed!.prompt).toMatchObject({ id: prompt.id, status: "in_progress", attempts: 0, completedAt: null });
     expect((await loopStateOf(project.id)).lastSpawnAt).toEqual(now);
     expect(await claim()).toBeNull();
   });
@@ -39,6 +59,32 @@ describe("a claim's slot check (invariant 2)", () => {
     const other = await addPrompt(project.id, { number: 2, title: "two", body: "" });
     const local = await claimPromptForRun({ projectId: project.id, promptId: other.id, profile: (await projectProfile(project.id)), routing: {}, now, limits: { maxExecutors: 5, cooldownMs: 0 } });
     expect(local!.run).toMatchObject({ remote: false, remoteAgentId: null });
+    const third = await addPrompt(project.id, { number: 3, title: "three", body: "" });
+    const pooled = await claimPromptForRun({ projectId: project.id, promptId: third.id, profile: (await projectProfile(project.id)), routing: {}, now, limits: { maxExecutors: 5, cooldownMs: 0 }, remote: true });
+    expect(pooled!.run).toMatchObject({ remote: true, remoteAgentId: null });
+  });
+
+  it("with parallel off a merge not landed yet holds a slot: a merge pending here, an open PR whose prompt is in progress", async () => {
+    const { project, profile, claim } = await projectWithPrompt();
+    const held = { maxExecutors: 2, cooldownMs: 0, mergesHoldSlot: true };
+    const merge = (mergeStatus: "pending" | "merged") =>
+      getDb().run.create({ data: { projectId: project.id, kind: "executor", status: "succeeded", mergeStatus, adapter: "demo", agentProfileId: profile.id } });
+    const pr = async (number: number, state: "open" | "closed", promptStatus: "in_progress" | "done") => {
+      const prompt = await addPrompt(project.id, { number, title: `p${number}`, body: "" });
+      await getDb().prompt.update({ where: { id: prompt.id }, data: { status: promptStatus } });
+      await getDb().pullRequest.create({ data: { projectId: project.id, promptId: prompt.id, number, url: `https://github.com/a/b/pull/${number}`, state, headBranch: `b${number}`, baseBranch: "main" } });
+    };
+    await merge("pending");
+    await pr(10, "open", "in_progress");
+    // Neither holds a slot: a merge that landed, a closed PR, an open PR whose prompt is done.
+    await merge("merged");
+    await pr(11, "closed", "in_progress");
+    await pr(12, "open", "done");
+    // Another project's pending merge is not this one's.
+    const other = await createBareProject();
+    await getDb().run.create({ data: { projectId: other.project.id, kind: "executor", status: "succeeded", mergeStatus: "pending", adapter: "demo", agentProfileId: other.profile.id } });
+    expect(await claim(held)).toBeNull();
+    expect(await claim({ ...held, maxExecutors: 3 })).not.toBeNull();
   });
 
   it("waits out the cooldown exactly: refused just inside it, allowed when it has passed", async () => {
@@ -88,6 +134,64 @@ describe("a claim's slot check (invariant 2)", () => {
     expect(await claim()).toBeNull();
     expect((await getDb().prompt.findUniqueOrThrow({ where: { id: prompt.id } })).status).toBe("pending");
     expect(await getDb().run.count({ where: { promptId: prompt.id } })).toBe(0);
+  });
+});
+
+describe("a claim in one statement", () => {
+  beforeEach(() => { teamBudgetUsd = null; });
+
+  it("is given the profile's four columns it needs by one light query", async () => {
+    const { profile } = await projectWithPrompt();
+    await getDb().agentProfile.update({ where: { id: profile.id }, data: { model: "m", fallbackModel: "f" } });
+    expect(await getClaimProfile(profile.id)).toEqual({ id: profile.id, adapter: "demo", model: "m", fallbackModel: "f" });
+    expect(await getClaimProfile("no-such-profile")).toBeNull();
+  });
+
+  it("is one round trip: the statement that claims", async () => {
+    const { claim } = await projectWithPrompt();
+    const { result, statements } = await statementsOf(() => claim());
+    expect(result).not.toBeNull();
+    expect(statements.map(verbOf)).toEqual(["WITH"]);
+  });
+
+  // The statement's snapshot is older than the row lock it waits for: a claim that committed in
+  // between (here: the slot's run, written under the lock) must be seen, so it claims again after the lock.
+  it("claims again under the lock when the loop state moved while it waited: a slot filled meanwhile is not taken twice", async () => {
+    const { project, profile, prompt, claim } = await projectWithPrompt();
+    const holder = await getPool().connect();
+    try {
+      await holder.query("BEGIN");
+      await holder.query(`UPDATE "LoopState" SET "lastSpawnAt" = $2 WHERE "projectId" = $1`, [project.id, new Date(now.getTime() - 60_000)]);
+      await holder.query(`INSERT INTO "Run" (id, "projectId", kind, status, adapter, "agentProfileId") VALUES ('racing-run', $1, 'executor', 'running', 'demo', $2)`, [project.id, profile.id]);
+      const claiming = claim({ maxExecutors: 1, cooldownMs: 0 });
+      await waitUntil("the claim waiting for the loop state's row lock", async () => (await getPool().query(
+        `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%locked AS MATERIALIZED%'`)).rows.length > 0);
+      await holder.query("COMMIT");
+      expect(await claiming).toBeNull();
+    } finally {
+      holder.release();
+    }
+    expect((await getDb().prompt.findUniqueOrThrow({ where: { id: prompt.id } })).status).toBe("pending");
+    expect(await getDb().run.count({ where: { projectId: project.id } })).toBe(1);
+  });
+
+  it("claims in one statement when the lock it waited for changed nothing", async () => {
+    const { project, claim } = await projectWithPrompt();
+    const holder = await getPool().connect();
+    try {
+      await holder.query("BEGIN");
+      await holder.query(`SELECT 1 FROM "LoopState" WHERE "projectId" = $1 FOR UPDATE`, [project.id]);
+      const claiming = statementsOf(() => claim({ maxExecutors: 1, cooldownMs: 0 }));
+      await waitUntil("the claim waiting for the loop state's row lock", async () => (await getPool().query(
+        `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%locked AS MATERIALIZED%'`)).rows.length > 0);
+      await holder.query("COMMIT");
+      const { result, statements } = await claiming;
+      expect(result).not.toBeNull();
+      // Besides the polls above and the holder's COMMIT: the claim's statement, and no transaction.
+      expect(statements.filter((sql) => /^(WITH|BEGIN)\b/.test(sql)).map(verbOf)).toEqual(["WITH"]);
+    } finally {
+      holder.release();
+    }
   });
 });
 

@@ -33,10 +33,10 @@ describe("claiming a prompt (invariant 1)", () => {
     const routed = { ...profile, model: "base", fallbackModel: "fallback" };
     const p1 = await getDb().prompt.create({ data: { projectId: project.id, planningKey: "main", number: 1, title: "ui", body: "", domain: "frontend" } });
     const p2 = await getDb().prompt.create({ data: { projectId: project.id, planningKey: "main", number: 2, title: "retry", body: "", attempts: 1 } });
-    const r1 = await claimPromptForRun({ projectId: project.id, promptId: p1.id, profile: routed, routing: { frontend: "ui-model" }, now: new Date(), limits });
-    const r2 = await claimPromptForRun({ projectId: project.id, promptId: p2.id, profile: routed, routing: { frontend: "ui-model" }, now: new Date(), limits });
-    expect(r1!.run.model).toBe("ui-model");
-    expect(r2!.run.model).toBe("fallback");
-    expect(r2!.run.attempt).toBe(2);
+    const p3 = await getDb().prompt.create({ data: { projectId: project.id, planningKey: "main", number: 3, title: "ui retry", body: "", domain: "frontend", attempts: 1 } });
+    const p4 = await getDb().prompt.create({ data: { projectId: project.id, planningKey: "main", number: 4, title: "docs", body: "", domain: "docs", attempts: 2 } });
+    const claim = (promptId: string) => claimPromptForRun({ projectId: project.id, promptId, profile: routed, routing: { frontend: "ui-model" }, now: new Date(), limits });
+    const runs = [(await claim(p1.id))!.run, (await claim(p2.id))!.run, (await claim(p3.id))!.run, (await claim(p4.id))!.run];
+    expect(runs.map((r) => [r.attempt, r.model])).toEqual([[1, "ui-model"], [2, "fallback"], [2, "fallback"], [3, "base"]]);
   });
 });

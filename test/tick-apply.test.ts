@@ -5,10 +5,12 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
+import { Redis } from "ioredis";
 import { getDb, getPool } from "@/lib/db";
 import { runTick } from "@/lib/loop/tick";
 import { QUEUE_RAN_DRY } from "@/lib/activity/change";
 import { getQueue, tickSchedulerId, upsertTickScheduler } from "@/lib/queues";
+import { runnerWakeChannel, wakeRunners } from "@/lib/redis/runner-wake";
 import { addPrompt, waitUntil } from "./helpers/fixtures";
 import { activity, createBareProject, emptyQueues, loopStateOf, queuedJobs } from "./helpers/runs";
 
@@ -63,6 +65,18 @@ describe("a tick's snapshot", () => {
     expect(await runTick(project.id, clock)).toMatchObject({ decision: { kind: "spawn_executor", promptId: next.id } });
     expect((await runsOf(project.id)).filter((r) => r.status === "queued").map((r) => r.promptId)).toEqual([next.id]);
     expect(await queuedJobs("tick")).toEqual([]);
+  });
+
+  it("adds a GitHub project's pull-request check every prCheckFrequency ticks", async () => {
+    const { project } = await runningProject({ prCheckFrequency: 2 });
+    await getDb().project.update({ where: { id: project.id }, data: { repoKind: "github", githubOwner: "o", githubRepo: "r" } });
+    await getDb().loopState.update({ where: { projectId: project.id }, data: { tickCount: 1 } });
+    const polls = async () => (await getQueue("github").getJobs(["waiting", "delayed", "prioritized"]))
+      .filter((j) => "pollProjectId" in j.data && j.data.pollProjectId === project.id).map((j) => j.name);
+    await runTick(project.id, clock);
+    expect(await polls()).toEqual([]);
+    await runTick(project.id, clock);
+    expect(await polls()).toEqual(["poll"]);
   });
 
   it("asks for a burst tick with its reason while a slot is free and another prompt waits", async () => {
@@ -159,6 +173,61 @@ describe("what a tick does with its decision", () => {
     expect((await activity(project.id)).filter((a) => a.message.includes("no longer pinned"))).toHaveLength(2);
   });
 
+  it("wakes the team's runners when a released pin's queued run goes to the runner pool, and not when it goes to the spawn queue", async () => {
+    const sub = new Redis(process.env.REDIS_URL!);
+    const heard: string[] = [];
+    sub.on("message", (_channel: string, teamId: string) => heard.push(teamId));
+    await sub.subscribe(runnerWakeChannel());
+    try {
+      const pool = await runningProject({ useRunners: true });
+      const local = await runningProject();
+      const moved: Record<string, string> = {};
+      for (const { project, team } of [pool, local]) {
+        const gone = await getDb().agent.create({ data: { teamId: team.id, name: "gone", status: "offline", lastSeenAt: new Date() } });
+        const prompt = await addPrompt(project.id, { number: 1, title: "queued", body: "" });
+        await getDb().prompt.update({ where: { id: prompt.id }, data: { pinnedAgentId: gone.id, status: "in_progress" } });
+        const run = await getDb().run.create({ data: { projectId: project.id, promptId: prompt.id, kind: "executor", status: "queued", remote: true, remoteAgentId: gone.id, adapter: "demo" } });
+        moved[project.id] = run.id;
+        expect(await runTick(project.id, clock)).toMatchObject({ skipped: false, decision: { kind: "wait", message: "Waiting for 1 prompt in progress" } });
+        expect((await activity(project.id)).filter((a) => a.type === "activity")).toEqual([{
+          type: "activity", message: "#1 queued: gone is gone, so it is no longer pinned to it; any agent of the project takes it", data: { promptId: prompt.id },
+        }]);
+      }
+      expect(await getDb().run.findUniqueOrThrow({ where: { id: moved[pool.project.id] } })).toMatchObject({ remote: true, remoteAgentId: null, status: "queued" });
+      expect(await queuedJobs("spawn")).toEqual([[moved[local.project.id], { runId: moved[local.project.id] }]]);
+      // Wake-ups arrive in the order they were published: once the marker is heard, every earlier one is too.
+      const marker = `marker-${pool.team.id}`;
+      await wakeRunners(marker);
+      await waitUntil("the marker wake-up", async () => heard.includes(marker));
+      expect(heard.filter((id) => [pool.team.id, local.team.id, marker].includes(id))).toEqual([pool.team.id, marker]);
+    } finally {
+      await sub.quit();
+    }
+  });
+
+  it("leaves a lost pin it cannot see (a prompt of another planning key) while nothing in sight lost its agent", async () => {
+    const { project, team } = await runningProject();
+    const gone = await getDb().agent.create({ data: { teamId: team.id, name: "gone", status: "offline", lastSeenAt: new Date() } });
+    const elsewhere = await addPrompt(project.id, { number: 1, title: "elsewhere", body: "" });
+    await getDb().prompt.update({ where: { id: elsewhere.id }, data: { planningKey: "another-branch", pinnedAgentId: gone.id } });
+    expect(await runTick(project.id, clock)).toMatchObject({ skipped: false, decision: { kind: "all_done" } });
+    expect((await getDb().prompt.findUniqueOrThrow({ where: { id: elsewhere.id } })).pinnedAgentId).toBe(gone.id);
+    expect((await activity(project.id)).filter((a) => a.type === "activity")).toEqual([]);
+  });
+
+  it("backs its safety-net tick off only after a scheduled tick with nothing to do, and moves the schedule only when the level changes", async () => {
+    const { project } = await runningProject();
+    const period = async () => (await getQueue("tick").getJobScheduler(tickSchedulerId(project.id)))?.every;
+    const level = async () => (await loopStateOf(project.id)).tickBackoff;
+    // A nudged tick with nothing to do keeps the level (0), so the schedule is not touched: this fixture has none.
+    expect(await runTick(project.id, clock)).toMatchObject({ skipped: false, decision: { kind: "all_done" } });
+    expect([await level(), await period()]).toEqual([0, undefined]);
+    expect(await runTick(project.id, clock, { scheduled: true })).toMatchObject({ skipped: false, decision: { kind: "all_done" } });
+    expect([await level(), await period()]).toEqual([1, 10_000]);
+    expect(await runTick(project.id, clock, { scheduled: false })).toMatchObject({ skipped: false, decision: { kind: "all_done" } });
+    expect([await level(), await period()]).toEqual([0, 5000]);
+  });
+
   it("runs an open campaign's step first with the planner profile, and holds the prompt loop while its architect works", async () => {
     const { project, team } = await runningProject();
     const planner = await getDb().agentProfile.create({ data: { teamId: team.id, name: "planner", adapter: "demo" } });
@@ -168,6 +237,18 @@ describe("what a tick does with its decision", () => {
     expect(await runTick(project.id, clock)).toEqual({ skipped: false, decision: { kind: "blocked_planner", message: "Campaign \"Search\": architect run queued" } });
     expect((await runsOf(project.id)).map((r) => [r.kind, r.agentProfileId])).toEqual([["architect", planner.id]]);
     expect((await loopStateOf(project.id)).lastStatus).toBe("Campaign \"Search\": architect run queued");
+  });
+
+  it("steps an open campaign once when no task landed: a prompt done before the tick is not one that landed", async () => {
+    const { project, team } = await runningProject();
+    const planner = await getDb().agentProfile.create({ data: { teamId: team.id, name: "planner", adapter: "demo" } });
+    await getDb().projectSettings.update({ where: { projectId: project.id }, data: { plannerProfileId: planner.id } });
+    const done = await addPrompt(project.id, { number: 1, title: "one", body: "" });
+    await getDb().prompt.update({ where: { id: done.id }, data: { status: "done" } });
+    await getDb().campaign.create({ data: { projectId: project.id, title: "Search", goal: "Add search" } });
+    // A second step would find its architect queued and say "the architect is planning" instead.
+    expect(await runTick(project.id, clock)).toEqual({ skipped: false, decision: { kind: "blocked_planner", message: "Campaign \"Search\": architect run queued" } });
+    expect((await runsOf(project.id)).map((r) => r.kind)).toEqual(["architect"]);
   });
 
   it("leaves a campaign alone while the loop is paused", async () => {
@@ -264,7 +345,12 @@ describe("a tick's edges", () => {
     expect((await activity(project.id)).map((a) => [a.type, a.message])).toEqual([["loopStatus", waiting]]);
   });
 
-  it("starts the loop again when a prompt arrives while it stops a dry queue", async () => {
+  it.each([
+    ["a prompt", async () => null],
+    // A campaign created with its plan (the campaigns API): its tasks are new work as long as it is not paused.
+    ["a task of a campaign created meanwhile", async (project: { id: string }) =>
+      (await getDb().campaign.create({ data: { projectId: project.id, title: "Search", goal: "Add search", phase: "executing", planVersion: 1, tasksTotal: 1 } })).id],
+  ] as const)("starts the loop again when %s arrives while it stops a dry queue", async (_name, campaignOf) => {
     const { project } = await runningProject();
     const done = await addPrompt(project.id, { number: 1, title: "one", body: "" });
     await getDb().prompt.update({ where: { id: done.id }, data: { status: "done" } });
@@ -283,7 +369,8 @@ describe("a tick's edges", () => {
         );
         return rows.length > 0;
       });
-      await getDb().prompt.create({ data: { projectId: project.id, planningKey: project.planningKey, number: 2, title: "two", body: "", priority: 3 } });
+      const campaignId = await campaignOf(project);
+      await getDb().prompt.create({ data: { projectId: project.id, planningKey: project.planningKey, number: 2, title: "two", body: "", priority: 3, campaignId } });
       await holder.query("COMMIT");
       expect(await tick).toMatchObject({ skipped: false, decision: { kind: "all_done" } });
     } finally {
@@ -295,5 +382,67 @@ describe("a tick's edges", () => {
       "Loop started again: a prompt arrived as the queue ran dry",
       "All done: no pending or in-progress prompts and no planner configured",
     ]);
+  });
+
+  // Another writer acts between the tick's snapshot and its claim: a trigger on the tick's own lock
+  // (the statement that reads the snapshot, whose rows the trigger's write no longer changes) plays it.
+  async function afterTickLock(projectId: string, name: string, statement: string): Promise<() => Promise<void>> {
+    const db = getDb();
+    await db.$executeRawUnsafe(`CREATE OR REPLACE FUNCTION ${name}() RETURNS trigger AS $$ BEGIN ${statement}; RETURN NEW; END $$ LANGUAGE plpgsql`);
+    await db.$executeRawUnsafe(`CREATE TRIGGER ${name} AFTER UPDATE OF "tickLockedBy" ON "LoopState" FOR EACH ROW
+      WHEN (NEW."projectId" = '${projectId}' AND OLD."tickLockedBy" IS NULL AND NEW."tickLockedBy" IS NOT NULL) EXECUTE FUNCTION ${name}()`);
+    return async () => { await db.$executeRawUnsafe(`DROP TRIGGER ${name} ON "LoopState"`); };
+  }
+
+  it("claims nothing when the prompt is cancelled after the tick read it, and says only its decision", async () => {
+    const { project } = await runningProject();
+    const prompt = await addPrompt(project.id, { number: 1, title: "one", body: "" });
+    const drop = await afterTickLock(project.id, "cancel_prompt", `UPDATE "Prompt" SET status = 'cancelled' WHERE id = '${prompt.id}'`);
+    try {
+      expect(await runTick(project.id, clock)).toEqual({
+        skipped: false, decision: { kind: "spawn_executor", promptId: prompt.id, promptNumber: 1, message: "Spawning executor for #1 (P3)" },
+      });
+    } finally {
+      await drop();
+    }
+    expect(await runsOf(project.id)).toEqual([]);
+    expect(await queuedJobs("spawn")).toEqual([]);
+    expect(await queuedJobs("tick")).toEqual([]);
+    expect((await activity(project.id)).map((a) => [a.type, a.message])).toEqual([["loopStatus", "Spawning executor for #1 (P3)"]]);
+    expect(await loopStateOf(project.id)).toMatchObject({ tickLockedBy: null, tickCount: 1, lastSpawnAt: null, lastStatus: "Spawning executor for #1 (P3)" });
+  });
+
+  it("queues no planner when a racing spawn took the slot after the tick read it", async () => {
+    const { project, profile } = await runningProject({ plannerEnabled: true, parallelEnabled: false, spawnCooldownMs: 10_000 });
+    await getDb().projectSettings.update({ where: { projectId: project.id }, data: { plannerProfileId: profile.id } });
+    // The racing spawn stamps the project's last spawn at this tick's instant: the cooldown holds the slot.
+    const drop = await afterTickLock(project.id, "racing_spawn", `UPDATE "LoopState" SET "lastSpawnAt" = '${now.toISOString()}' WHERE "projectId" = '${project.id}'`);
+    let result;
+    try {
+      result = await runTick(project.id, clock);
+    } finally {
+      await drop();
+    }
+    expect(result).toMatchObject({ skipped: false, decision: { kind: "spawn_planner", message: "Spawning emergent planner: no pending or in-progress prompts" } });
+    expect(await runsOf(project.id)).toEqual([]);
+    expect(await queuedJobs("spawn")).toEqual([]);
+    expect((await activity(project.id)).map((a) => [a.type, a.message])).toEqual([["loopStatus", "Spawning emergent planner: no pending or in-progress prompts"]]);
+    expect(await loopStateOf(project.id)).toMatchObject({ tickLockedBy: null, tickCount: 1, plannerLastSpawnAt: null, lastSpawnAt: now });
+  });
+
+  it("lets a claim's failure other than a budget's refusal through, releasing its lock and claiming nothing", async () => {
+    const { project } = await runningProject();
+    const prompt = await addPrompt(project.id, { number: 1, title: "one", body: "" });
+    const db = getDb();
+    await db.$executeRawUnsafe(`CREATE OR REPLACE FUNCTION refuse_run() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'disk full'; END $$ LANGUAGE plpgsql`);
+    await db.$executeRawUnsafe(`CREATE TRIGGER refuse_run BEFORE INSERT ON "Run" FOR EACH ROW WHEN (NEW."projectId" = '${project.id}') EXECUTE FUNCTION refuse_run()`);
+    try {
+      await expect(runTick(project.id, clock)).rejects.toThrow("disk full");
+    } finally {
+      await db.$executeRawUnsafe(`DROP TRIGGER refuse_run ON "Run"`);
+    }
+    expect(await loopStateOf(project.id)).toMatchObject({ tickLockedUntil: null, tickLockedBy: null, tickCount: 0, lastStatus: null, lastSpawnAt: null });
+    expect((await db.prompt.findUniqueOrThrow({ where: { id: prompt.id } })).status).toBe("pending");
+    expect(await runsOf(project.id)).toEqual([]);
   });
 });

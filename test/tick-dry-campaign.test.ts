@@ -87,3 +87,17 @@ describe("a campaign task landing while the tick's campaign step runs, past a mi
     expect((await db.prompt.findUniqueOrThrow({ where: { id: next.id } })).status).toBe("pending");
   });
 });
+
+describe("an open campaign with no agent profile to plan with, beside an empty queue", () => {
+  it("steps it once more and then decides: the tick ends all done, the loop still running for the first prompt", async () => {
+    const { project } = await createBareProject();
+    const db = getDb();
+    await db.loopState.update({ where: { projectId: project.id }, data: { mode: "running" } });
+    await db.projectSettings.update({ where: { projectId: project.id }, data: { executorProfileId: null, plannerProfileId: null } });
+    const campaign = await db.campaign.create({ data: { projectId: project.id, title: "Search", goal: "Add search" } });
+    expect(await runTick(project.id)).toEqual({ skipped: false, decision: { kind: "all_done", message: "All done: no pending or in-progress prompts and no planner configured" } });
+    expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ phase: "planning", failures: 0 });
+    expect(await db.run.count({ where: { projectId: project.id } })).toBe(0);
+    expect(await loopStateOf(project.id)).toMatchObject({ mode: "running", tickCount: 1, tickLockedBy: null });
+  });
+});

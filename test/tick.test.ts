@@ -8,6 +8,7 @@ import { workerId } from "@/lib/worker-id";
 import { sweepRuns } from "@/lib/runs/reconcile";
 import { addPrompt } from "./helpers/fixtures";
 import { activity, announced, createBareProject, emptyQueues, loopStateOf, queuedJobs } from "./helpers/runs";
+import { statementsOf, verbOf } from "./helpers/statements";
 
 const now = new Date("2026-11-23T12:00:00.000Z");
 const clock = () => now;
@@ -43,6 +44,16 @@ describe("a tick (seed 000)", () => {
       snapshotHash: promptSnapshot([{ number: 1, status: "pending" }, { number: 2, status: "pending" }]).hash,
     });
     expect((await announced(team.id)).filter((e) => e.type === "promptsChange")).toEqual([{ type: "promptsChange", projectId: project.id }]);
+  });
+
+  it("reaches a new prompt's spawn in three statements (the lock with the snapshot, the profile, the claim), then logs and unlocks in one", async () => {
+    const { project } = await runningProject();
+    const prompt = await addPrompt(project.id, { number: 1, title: "one", body: "" });
+    const { result, statements } = await statementsOf(() => runTick(project.id, clock));
+    expect(result).toMatchObject({ decision: { kind: "spawn_executor", promptId: prompt.id } });
+    expect(statements.map(verbOf)).toEqual(["WITH", "SELECT AgentProfile", "WITH", "WITH"]);
+    expect(statements[3]).toMatch(/^WITH logged AS \($/);
+    expect((await runsOf(project.id)).map((r) => [r.promptId, r.status])).toEqual([[prompt.id, "queued"]]);
   });
 
   it.each([

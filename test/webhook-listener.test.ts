@@ -99,7 +99,7 @@ const freePort = () => new Promise<number>((resolve) => {
 });
 
 describe("the listener in a worker process (WEBHOOK_LISTENER_PORT)", () => {
-  it("takes a signed delivery, stores it once and processes it once", async () => {
+  it("takes a signed delivery, stores it once and processes it once; a burst too", async () => {
     const { fullName } = await githubProject();
     const port = await freePort();
     const worker = startWorkerProcess({ WEBHOOK_LISTENER_PORT: String(port), WEBHOOK_LISTENER_HOST: "127.0.0.1", TICK_SCHEDULES: "off" });
@@ -116,6 +116,21 @@ describe("the listener in a worker process (WEBHOOK_LISTENER_PORT)", () => {
       expect((await rowsOf(d.id)).length).toBe(1);
       const jobs = await getQueue("github").getJobs(["completed", "failed", "waiting", "active", "delayed"]);
       expect(jobs.map((j) => [j.id, j.finishedOn !== undefined, j.failedReason ?? null])).toEqual([[`gh-${d.id}`, true, null]]);
+
+      // A burst: deliveries published together share a job; each is in exactly one, processed once.
+      const burst = Array.from({ length: 12 }, () => delivery(fullName));
+      const answers = await Promise.all(burst.map((b) => post(`http://127.0.0.1:${port}/api/webhooks/github`, b)));
+      expect(answers.map((a) => a.status)).toEqual(burst.map(() => 202));
+      const ids = burst.map((b) => b.id);
+      for (const until = Date.now() + 60_000; (await getDb().webhookDelivery.count({ where: { deliveryId: { in: ids }, status: "ignored", error: null } })) !== ids.length;) {
+        if (Date.now() > until) throw new Error(`burst not processed: ${JSON.stringify(await getDb().webhookDelivery.findMany({ where: { deliveryId: { in: ids } } }))}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const burstJobs = (await getQueue("github").getJobs(["completed", "failed", "waiting", "active", "delayed"])).filter((j) => j.id !== `gh-${d.id}`);
+      expect(burstJobs.every((j) => j.finishedOn !== undefined && !j.failedReason)).toBe(true);
+      expect(burstJobs.flatMap((j) => ("deliveryIds" in j.data ? j.data.deliveryIds : "deliveryId" in j.data ? [j.data.deliveryId] : [])).sort()).toEqual([...ids].sort());
+      // What the jobs claimed: a batch reports its count, a lone delivery its outcome.
+      expect(burstJobs.reduce((t, j) => t + (typeof j.returnvalue === "string" ? 1 : (j.returnvalue as { claimed: number }).claimed), 0)).toBe(ids.length);
     } finally {
       await stopWorkerProcess(worker);
     }

@@ -17,6 +17,7 @@ import { migrateReceipts } from "@/lib/lead/migrate";
 import { waitForDependencies } from "@/lib/health";
 import { startWebhookListener } from "@/lib/webhooks/listener";
 import { useGitSpawnThread } from "@/lib/git/spawn-thread";
+import { poolFillsSettled } from "@/lib/runs/worktree-pool";
 
 async function main() {
   const env = getEnv();
@@ -67,6 +68,8 @@ async function main() {
     spawnShutdown.abort("shutdown");
     // Workers first (in-flight jobs finish or are handed back), then Redis, then Prisma.
     await Promise.allSettled(workers.map((w) => w.close()));
+    // A worktree pool's fill cut short would hold its lock until the lock goes stale (minutes).
+    await poolFillsSettled();
     await closeQueues();
     await closeRedis();
     await closeDb();

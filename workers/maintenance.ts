@@ -5,7 +5,7 @@ import { ensureTickSchedules } from "@/lib/loop/schedules";
 import { relayOutbox } from "@/lib/queues";
 import { scanThreads } from "@/lib/lead/scan";
 import { leadLoopNow } from "@/lib/lead/clock";
-import { collectWorktrees } from "@/lib/runs/worktree-gc";
+import { collectPools, collectWorktrees } from "@/lib/runs/worktree-gc";
 import { sendSlackNotices } from "@/lib/slack/notices";
 import { forwardNoticesToSlack } from "@/lib/slack/system-notices";
 import { sendGithubNotices } from "@/lib/github/mention-notices";
@@ -58,7 +58,10 @@ export function startMaintenance(): () => void {
     every("slack alerts", SLACK_NOTICES_MS, () => forwardNoticesToSlack()),
     // Issues and pull requests that asked for work hear how it goes at the same pace.
     every("github notices", SLACK_NOTICES_MS, () => sendGithubNotices()),
-    every("worktree collector", env.WORKTREE_GC_MS, () => collectWorktrees({ now: new Date(), retentionMs: env.WORKTREE_RETENTION_DAYS * 86_400_000 })),
+    every("worktree collector", env.WORKTREE_GC_MS, async () => {
+      await collectWorktrees({ now: new Date(), retentionMs: env.WORKTREE_RETENTION_DAYS * 86_400_000 });
+      await collectPools({ now: new Date(), idleMs: env.WORKTREE_POOL_IDLE_MS });
+    }),
   ];
   return () => stops.forEach((stop) => stop());
 }

@@ -4,4 +4,4 @@ import type { Processor } from "@/workers/manager";
 // Aborted on shutdown: running agents are stopped and their prompts handed back.
 export const spawnShutdown = new AbortController();
 
-export const processSpawn: Processor<"spawn"> = async ({ runId }) => executeRun(runId, { signal: spawnShutdown.signal });
+export const processSpawn: Processor<"spawn"> = async ({ runId }, job) => executeRun(runId, { signal: spawnShutdown.signal, job: { queuedAt: job.timestamp, pickedAt: job.processedOn } });

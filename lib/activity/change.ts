@@ -48,10 +48,8 @@ export async function commitChange<T>(project: Project, write: (tx: Prisma.Trans
     if (change.nudge) messages.push({ kind: "tick", projectId: project.id, reason: change.nudge });
     return { result, change, outbox: await recordOutbox(tx, messages) };
   });
-  if (change) {
-    await announceActivity(project, ...change.activity);
-    await publishOutbox(outbox);
-  }
+  // Side by side (neither throws): a wake-up does not wait for the dashboards' announcement.
+  if (change) await Promise.all([announceActivity(project, ...change.activity), publishOutbox(outbox)]);
   return result;
 }
 

@@ -7,6 +7,8 @@ export { branchExists, branchSha, commitsAhead, currentBranch, hasUnmergedCommit
 export { COMMITTER, git, gitCheck, GitError, type GitOptions } from "@/lib/git/run";
 export { createWorktree, type CreatedWorktree, type CreateWorktreeInput } from "@/lib/git/worktree-create";
 export { createFreshWorktree, type FreshWorktreeInput } from "@/lib/git/worktree-fresh";
+export { drainPool, fillPool, poolChangedAt, type Filled, type FillInput } from "@/lib/git/worktree-pool-fill";
+export { startFromPool, type PoolStartInput } from "@/lib/git/worktree-pool-take";
 export { listWorktrees, pruneWorktrees, type Worktree } from "@/lib/git/worktree-list";
 export { removeWorktree, UnmergedWorkError, type RemovedWorktree, type RemoveWorktreeInput } from "@/lib/git/worktree-remove";
 export { commitFileToBranch, readBlob, type FileCommitInput } from "@/lib/git/file-commit";

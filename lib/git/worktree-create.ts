@@ -17,6 +17,8 @@ export type CreatedWorktree = {
   branch: string;
   /** Where the branch left the base branch: what the run's diff is measured against. */
   baseSha: string;
+  /** Taken ready from a worktree pool (worktree-pool-take.ts) rather than checked out now. */
+  pooled?: true;
 };
 
 const NO_REF = "0".repeat(40);

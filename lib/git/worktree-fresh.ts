@@ -2,6 +2,8 @@ import { assertNotBaseBranch } from "@/lib/git/branch-name";
 import { git, GitError } from "@/lib/git/run";
 import { canonicalPath } from "@/lib/git/worktree-list";
 import { assertOutsideRepository, createWorktree, type CreatedWorktree } from "@/lib/git/worktree-create";
+import { readBranchTips } from "@/lib/git/ref-files";
+import { startFromPool } from "@/lib/git/worktree-pool-take";
 
 export type FreshWorktreeInput = {
   repoPath: string;
@@ -10,6 +12,8 @@ export type FreshWorktreeInput = {
   baseBranch: string;
   /** Where the worktree of a branch lives, outside the repository. */
   pathOf: (branch: string) => string;
+  /** A pool of ready worktrees (fillPool) to start from before checking one out. */
+  pool?: string;
 };
 
 /**
@@ -17,9 +21,13 @@ export type FreshWorktreeInput = {
  * the careful way (createWorktree) takes seven: one listing answers which names are taken and
  * where the base is, and `worktree add -b` makes the branch and checks it out at once. Whatever
  * that does not expect (a name taken meanwhile, a stale worktree entry, a leftover folder) goes
- * the careful way, which finds the branch made so far and continues on it.
+ * the careful way, which finds the branch made so far and continues on it. With a pool, a ready
+ * worktree at the base tip is taken instead (fromPool).
  */
 export async function createFreshWorktree(input: FreshWorktreeInput): Promise<CreatedWorktree> {
+  // The pool is tried once: by fromPool where git's files answer for the name, else below.
+  const pooled = input.pool ? await fromPool(input, input.pool) : null;
+  if (pooled && pooled !== UNTRIED) return pooled;
   const { repoPath, name, baseBranch } = input;
   const base = `refs/heads/${baseBranch}`;
   // Literal patterns match a ref exactly (or below it); the glob matches the numbered names.
@@ -36,6 +44,10 @@ export async function createFreshWorktree(input: FreshWorktreeInput): Promise<Cr
   const path = input.pathOf(branch);
   await assertNotBaseBranch(branch, baseBranch);
   await assertOutsideRepository(repoPath, path);
+  // A numbered name (the prompt's earlier branch is kept) still starts in a ready worktree.
+  if (input.pool && pooled === UNTRIED && (await startFromPool({ repoPath, pool: input.pool, branch, baseBranch, tip: baseTip, path }))) {
+    return { path: await canonicalPath(path), branch, baseSha: baseTip, pooled: true };
+  }
   try {
     await git(repoPath, ["worktree", "add", "--quiet", "-b", branch, "--", path, baseTip]);
   } catch (error) {
@@ -43,4 +55,24 @@ export async function createFreshWorktree(input: FreshWorktreeInput): Promise<Cr
     return createWorktree({ repoPath, path, branch, baseBranch });
   }
   return { path: await canonicalPath(path), branch, baseSha: baseTip };
+}
+
+const UNTRIED = "untried";
+
+/**
+ * The common case of a prompt's first run in one git process (the branch's compare-and-swap
+ * creation): the base tip and the name read from git's files, a ready worktree at that tip taken.
+ * Null, with nothing made, when none is ready there (or it could not become the run's); UNTRIED
+ * when the name is taken or git's files cannot answer: the listing above then decides.
+ */
+async function fromPool(input: FreshWorktreeInput, pool: string): Promise<CreatedWorktree | null | typeof UNTRIED> {
+  const { repoPath, name: branch, baseBranch } = input;
+  const tips = await readBranchTips(repoPath, [baseBranch, branch]);
+  const tip = tips?.get(baseBranch);
+  if (!tip || tips!.get(branch) !== null) return UNTRIED;
+  const path = input.pathOf(branch);
+  await assertNotBaseBranch(branch, baseBranch);
+  await assertOutsideRepository(repoPath, path);
+  if (!(await startFromPool({ repoPath, pool, branch, baseBranch, tip, path }))) return null;
+  return { path: await canonicalPath(path), branch, baseSha: tip, pooled: true };
 }

@@ -2,7 +2,7 @@ import { getDb, getPool } from "@/lib/db";
 import { workerId } from "@/lib/worker-id";
 import { announce } from "@/lib/events/publish";
 import { enqueuePullRequestPoll, enqueueSpawn, enqueueTick, publishOutbox, recordOutbox } from "@/lib/queues";
-import { claimPromptForRun, createPromptlessRun, PLANNING_KINDS } from "@/lib/runs/claim";
+import { claimPromptForRun, createPromptlessRun, getClaimProfile, PLANNING_KINDS } from "@/lib/runs/claim";
 import { releaseLostPins } from "@/lib/runs/pins";
 import { campaignStep } from "@/lib/loop/campaign";
 import { plannerStateAfterSnapshot } from "@/lib/loop/backoff";
@@ -13,7 +13,7 @@ import { SYSTEM } from "@/lib/audit/record";
 import { decide } from "@/lib/loop/decide";
 import { releaseTickLock, TICK_LOCK_MS } from "@/lib/loop/lock";
 import { loadTickSnapshot, lockAndLoad, tickSkipReason, type TickSnapshot } from "@/lib/loop/load";
-import { recordActivity } from "@/lib/activity/record";
+import { announceActivity, recordActivity } from "@/lib/activity/record";
 import { QUEUE_RAN_DRY } from "@/lib/activity/change";
 import { applyBudgetToLoop, pauseForBudget } from "@/lib/loop/budget";
 import { BudgetRefusal } from "@/lib/budgets/reserve";
@@ -39,13 +39,8 @@ export async function runTick(projectId: string, now = () => new Date(), opts: {
   if (!snap) return { skipped: await tickSkipReason(projectId) };
   let finished = false;
   try {
-    const [branch, imported] = await Promise.all([
-      checkBranch(snap.project),
-      syncPromptFiles(snap.project),
-      enqueuePullRequestPoll(snap.project, snap.settings, snap.loopState.tickCount),
-    ]);
+    const [branch, imported] = await Promise.all([checkBranch(snap.project), syncPromptFiles(snap.project)]);
     if (branch || imported > 0) snap = (await loadTickSnapshot(projectId))!;
-    await writeBackPromptStatuses(snap.project, snap.prompts);
     if (snap.prompts.some((p) => p.pinLost)) await handOverLostPins(snap);
     if (snap.budgeted) snap.loopState.mode = await applyBudgetToLoop(snap.project, snap.loopState, now());
     // Seed 002: an open campaign's architect, reflector and breaker come first; a plan it applied
@@ -69,8 +64,12 @@ export async function runTick(projectId: string, now = () => new Date(), opts: {
       const landed = snap.prompts.some((p) => p.status === "done" && !doneBefore.has(p.id));
       if (pass > 0 || !snap.campaigning || snap.loopState.mode !== "running" || (decision.kind !== "all_done" && !landed)) break;
     }
-    await applyDecision(snap, decision, now(), me, opts.scheduled ?? false);
+    const decided = snap;
+    // The decision does not read the prompt files, so their statuses are written after the spawn
+    // (still under the lock: one writer per file); the pull-request check is only a job to add.
+    await applyDecision(decided, decision, now(), me, opts.scheduled ?? false, () => writeBackPromptStatuses(decided.project, decided.prompts));
     finished = true;
+    await enqueuePullRequestPoll(decided.project, decided.settings, decided.loopState.tickCount);
     return { skipped: false, decision };
   } finally {
     if (!finished) await releaseTickLock(projectId, me);
@@ -83,7 +82,7 @@ async function handOverLostPins(snap: TickSnapshot) {
   for (const runId of localRunIds) await enqueueSpawn(runId);
   if (poolRuns) await wakeRunners(snap.project.teamId);
   for (const p of released) {
-    await recordActivity(snap.project, "activity", `#${p.number} ${p.title}: ${p.agentName ?? "its agent"} is gone, so it is no longer pinned to it; any agent of the project takes it`, { promptId: p.promptId });
+    await recordActivity(snap.project, "activity", `#${p.number} ${p.title}: ${p.agentName} is gone, so it is no longer pinned to it; any agent of the project takes it`, { promptId: p.promptId });
   }
 }
 
@@ -132,16 +131,16 @@ const spawnLimits = (s: { parallelEnabled: boolean; maxParallel: number; spawnCo
   mergesHoldSlot: !s.parallelEnabled,
 });
 
-async function applyDecision(snap: TickSnapshot, decision: Decision, now: Date, me: string, scheduled: boolean) {
+async function applyDecision(snap: TickSnapshot, decision: Decision, now: Date, me: string, scheduled: boolean, beforeUnlock: () => Promise<unknown>) {
   const { project, loopState: ls, settings } = snap;
   const db = getDb();
   const snapshot = promptSnapshot(snap.prompts);
   const input = toDecisionInput(snap);
+  // Log entries the tick's last statement writes, announced after it: past a spawn, one round trip.
+  const logged: Logged[] = [];
 
   if (decision.kind === "spawn_executor") {
-    const profile = settings.executorProfileId
-      ? await db.agentProfile.findUnique({ where: { id: settings.executorProfileId } })
-      : null;
+    const profile = settings.executorProfileId ? await getClaimProfile(settings.executorProfileId) : null;
     if (!profile) {
       decision = { ...decision, message: "No executor agent profile configured: choose one in the project settings" };
     } else {
@@ -155,9 +154,9 @@ async function applyDecision(snap: TickSnapshot, decision: Decision, now: Date, 
         // A remote run waits in the pool; the wake-up answers a runner's held poll at once.
         if (remote) await wakeRunners(project.teamId);
         else await enqueueSpawn(claimed.run.id);
-        await recordActivity(project, "taskAssigned", `#${claimed.prompt.number} ${claimed.prompt.title}: run ${claimed.run.id} queued${remote ? " for a remote runner" : ""}`, {
+        logged.push(["taskAssigned", `#${claimed.prompt.number} ${claimed.prompt.title}: run ${claimed.run.id} queued${remote ? " for a remote runner" : ""}`, {
           runId: claimed.run.id, promptId: claimed.prompt.id,
-        });
+        }]);
         // Seed 000 spawns one agent per tick; a burst fills the other free slots tick after tick
         // at once, not one per safety-net period.
         if (slotsLeftAfterSpawn(input) > 0 && readyBesides(input.prompts, decision.promptId)) await enqueueTick(project.id, BURST_REASON);
@@ -177,7 +176,7 @@ async function applyDecision(snap: TickSnapshot, decision: Decision, now: Date, 
       decision = { ...decision, message: run };
     } else if (run) {
       await enqueueSpawn(run.id);
-      await recordActivity(project, "taskAssigned", `Planner run ${run.id} queued`, { runId: run.id });
+      logged.push(["taskAssigned", `Planner run ${run.id} queued`, { runId: run.id }]);
     }
   } else if (decision.kind === "all_done" && snap.prompts.length > 0) {
     // Seed 003: no tasks left and no agent running → the autopilot exits (Start runs it again).
@@ -201,27 +200,34 @@ async function applyDecision(snap: TickSnapshot, decision: Decision, now: Date, 
     await publishOutbox(outbox);
   }
 
-  if (snapshot.hash !== ls.snapshotHash) {
-    await announce(project.teamId, { type: "promptsChange", projectId: project.id });
-  }
-  if (decision.message !== ls.lastStatus) {
-    await recordActivity(project, "loopStatus", decision.message);
-  }
+  if (decision.message !== ls.lastStatus) logged.push(["loopStatus", decision.message, {}]);
+  await beforeUnlock();
   // The tick's last write also releases its lock (one statement: the idle path is hot).
   const spawnCount = decision.kind === "spawn_planner" ? null : input.planner.unproductiveSpawns;
   const backoff = backoffAfterTick(snap, decision, scheduled);
   await getPool().query(
-    `UPDATE "LoopState" SET "tickLockedUntil" = NULL, "tickLockedBy" = NULL, "tickCount" = "tickCount" + 1,
+    `WITH logged AS (
+      INSERT INTO "ActivityEvent" ("projectId", type, message, data, "createdAt")
+      SELECT $1, e.entry->>0, e.entry->>1, e.entry->2, $10::timestamp FROM jsonb_array_elements($9::jsonb) WITH ORDINALITY AS e(entry, n) ORDER BY e.n
+    )
+    UPDATE "LoopState" SET "tickLockedUntil" = NULL, "tickLockedBy" = NULL, "tickCount" = "tickCount" + 1,
       "lastTickAt" = $3, "snapshotHash" = $4, "lastPendingCount" = $5, "lastStatus" = $6,
       "emergentSpawnCount" = COALESCE($7::int, "emergentSpawnCount"), "tickBackoff" = $8, "updatedAt" = now()
     WHERE "projectId" = $1 AND "tickLockedBy" = $2`,
-    [project.id, me, now, snapshot.hash, snapshot.counts.pending, decision.message, spawnCount, backoff],
+    [project.id, me, now, snapshot.hash, snapshot.counts.pending, decision.message, spawnCount, backoff, JSON.stringify(logged), new Date().toISOString()],
   );
+  // Sent together, in this order (one connection keeps it).
+  await Promise.all([
+    ...(snapshot.hash !== ls.snapshotHash ? [announce(project.teamId, { type: "promptsChange", projectId: project.id })] : []),
+    ...logged.map((entry) => announceActivity(project, ...entry)),
+  ]);
   // An idle project's safety net backs off; any event (a nudge) brings it back to its interval.
   if (backoff !== ls.tickBackoff) await applyTickPeriod(project.id);
 }
 
 export const BURST_REASON = "another slot is free and a prompt waits";
+
+type Logged = Parameters<typeof announceActivity> extends [unknown, ...infer Rest] ? Rest : never;
 
 const slotsLeftAfterSpawn = (input: ReturnType<typeof toDecisionInput>) =>
   (input.parallelEnabled ? input.maxParallel : 1) - input.executorsRunning - 1;

@@ -46,11 +46,19 @@ export interface PromptStatusChange {
  */
 export async function changePromptStatus(promptId: string, change: PromptStatusChange, db: Client = getDb(), now = new Date()): Promise<boolean> {
   const from = typeof change.from === "string" ? [change.from] : [...change.from];
-  const illegal = from.filter((f) => !PROMPT_TRANSITIONS[f].includes(change.to));
-  if (illegal.length > 0) throw new PromptTransitionError(`a prompt cannot go from ${illegal.join(", ")} to ${change.to}`);
   const { count } = await db.prompt.updateMany({
     where: { ...change.where, id: promptId, status: { in: from } },
-    data: { ...change.data, status: change.to, completedAt: FINISHED.has(change.to) ? now : null },
+    data: { ...change.data, ...statusColumns(from, change.to, now) },
   });
   return count === 1;
+}
+
+/**
+ * The columns a legal change writes, for the one statement that makes it in SQL (the claim of
+ * lib/runs/claim-statement.ts, which moves the prompt in the same statement as it creates the run).
+ */
+export function statusColumns(from: readonly PromptStatus[], to: PromptStatus, now: Date): { status: PromptStatus; completedAt: Date | null } {
+  const illegal = from.filter((f) => !PROMPT_TRANSITIONS[f].includes(to));
+  if (illegal.length > 0) throw new PromptTransitionError(`a prompt cannot go from ${illegal.join(", ")} to ${to}`);
+  return { status: to, completedAt: FINISHED.has(to) ? now : null };
 }

@@ -1,23 +1,37 @@
 import { getPool } from "@/lib/db";
 import { getLogger } from "@/lib/log";
 import { producerReady, publishTogether, type OutboxRow } from "@/lib/queues/outbox";
+import { enqueueGithub, enqueueGithubBatch } from "@/lib/queues/github";
+import { MAX_DELIVERY_BATCH } from "@/lib/queues/names";
 
 // A burst of webhook deliveries, each publishing its own work order: orders arriving while one
 // publish is in flight go together in the next, with no added wait one at a time. These orders
-// need no claim before they are sent (publishOutbox's transaction of four round trips): each is
-// a job whose id is its delivery's (a second send while it exists is a no-op) and whose
-// consumer claims the delivery's row, so the relay sending one too costs at most a job that
-// finds nothing to do. Sent, they are deleted in one statement.
-const MAX_BATCH = 200;
+// need no claim before they are sent (publishOutbox's transaction of four round trips): the
+// GitHub deliveries among them are one job (a lone one keeps its delivery's job id), and the
+// job's consumer claims each delivery's row, so the relay sending an order too costs at most
+// a job that finds nothing to do. Sent, they are deleted in one statement.
+const MAX_BATCH = MAX_DELIVERY_BATCH;
 type Waiter = { row: OutboxRow; done: () => void };
 let waiting: Waiter[] = [];
 let publishing = false;
+
+async function publishDeliveries(rows: OutboxRow[], sent: string[]): Promise<void> {
+  const deliveries = rows.flatMap((r) => (r.message.kind === "github" ? [{ id: r.id, deliveryId: r.message.deliveryId }] : []));
+  const others = rows.filter((r) => r.message.kind !== "github");
+  // One delivery alone keeps its own job id, which the relay's copy of its order shares.
+  const batch = deliveries.length === 0 ? Promise.resolve()
+    : (deliveries.length === 1 ? enqueueGithub(deliveries[0].deliveryId) : enqueueGithubBatch(deliveries[0].id, deliveries.map((d) => d.deliveryId)))
+      .then(() => { sent.push(...deliveries.map((d) => d.id)); });
+  const [github, rest] = await Promise.allSettled([batch, publishTogether(others, sent)]);
+  if (github.status === "rejected") throw github.reason;
+  if (rest.status === "rejected") throw rest.reason;
+}
 
 async function publish(rows: OutboxRow[]): Promise<void> {
   const sent: string[] = [];
   try {
     await producerReady({ failFast: true });
-    await publishTogether(rows, sent);
+    await publishDeliveries(rows, sent);
   } catch (err) {
     getLogger("outbox").warn({ err: (err as Error).message, left: rows.length - sent.length }, "work order kept in the outbox until Redis answers");
   }

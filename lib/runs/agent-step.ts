@@ -11,6 +11,7 @@ import { LedgerWriter, type LedgerRun } from "@/lib/budgets/ledger";
 import { alertBudgets } from "@/lib/threads/notices";
 import { whenPostgresAnswers } from "@/lib/runs/backoff";
 import { getLogger } from "@/lib/log";
+import { isSessionId } from "@/lib/agents/session-id";
 
 /**
  * Runs the agent, then the project's verify command, both through `launch` (the sandbox).
@@ -28,6 +29,8 @@ export async function runAgentAndVerify(input: {
   launch: (spec: LaunchSpec) => LaunchSpec;
   signal: AbortSignal;
   log: RunLogSink;
+  /** Called once the agent's process exists. */
+  onSpawn?: () => void;
 }): Promise<RunOutcome> {
   const { runId, profile, settings, signal, log } = input;
   const db = getDb();
@@ -41,15 +44,23 @@ export async function runAgentAndVerify(input: {
   });
   let modelSaved: Promise<unknown> = Promise.resolve();
   let modelSeen = false;
+  let sessionSaved: Promise<unknown> = Promise.resolve();
+  let sessionSeen = false;
   const exit = await runAgent({
     adapter: input.adapter,
     context: input.context,
     env: input.env,
     launch: input.launch,
+    // Unsandboxed, a process the agent detached from its group would outlive the run; it still
+    // carries the run's id (sandboxed, it dies with the run's pid namespace anyway).
+    sweep: { name: "RINGMASTER_RUN_ID", value: runId },
     signal,
     stopNow: guard.signal,
     maxDurationMs: settings.maxRunDurationMs,
-    onSpawn: (pid) => void db.run.update({ where: { id: runId }, data: { pid } }).catch(() => {}),
+    onSpawn: (pid) => {
+      input.onSpawn?.();
+      void db.run.update({ where: { id: runId }, data: { pid } }).catch(() => {});
+    },
     onLine: ({ line, stream }) => {
       log.push(stream === "stderr" ? `[stderr] ${line}` : line);
       if (profile.completionSignal && line.includes(profile.completionSignal)) sawSignal = true;
@@ -65,10 +76,15 @@ export async function runAgentAndVerify(input: {
         modelSeen = true;
         modelSaved = db.run.updateMany({ where: { id: runId, model: null }, data: { model: e.model } }).catch(() => {});
       }
+      // The first session id the CLI names is the run's (a retry's new run gets its own).
+      if (e.type === "init" && e.sessionId && !sessionSeen && isSessionId(e.sessionId)) {
+        sessionSeen = true;
+        sessionSaved = db.run.updateMany({ where: { id: runId, sessionId: null }, data: { sessionId: e.sessionId } }).catch(() => {});
+      }
     },
   });
 
-  await modelSaved;
+  await Promise.all([modelSaved, sessionSaved]);
   await whenPostgresAnswers(() => ledger.flush(), { runId, step: "ledger" });
   const used = guard.totals;
   const base = { exitCode: exit.exitCode, signal: exit.signal, summary: exit.result?.summary, costUsd: used?.costUsd, inputTokens: used?.inputTokens, outputTokens: used?.outputTokens };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chooseModel } from "@/lib/runs/claim";
+import { chooseModel, modelTable } from "@/lib/runs/claim";
 
 const profile = { id: "p", adapter: "claude", model: "base", fallbackModel: "fallback" };
 
@@ -23,5 +23,20 @@ describe("model routing (seed 002)", () => {
     expect([1, 2, 3, 4].map((a) => chooseModel(profile, {}, null, a))).toEqual(["base", "fallback", "base", "fallback"]);
     expect(chooseModel({ ...profile, fallbackModel: null }, {}, null, 2)).toBe("base");
     expect(chooseModel({ ...profile, model: null, fallbackModel: null }, {}, null, 2)).toBeNull();
+  });
+});
+
+describe("the claim statement's model table", () => {
+  it("lists, per routed domain, chooseModel's model for an even and an odd attempt, and the profile's own pair for every other domain", () => {
+    expect(modelTable(profile, { frontend: "ui-model", ui: "fallback", empty: "", odd: 7 })).toEqual({
+      routes: { frontend: ["fallback", "ui-model"], ui: ["base", "fallback"] },
+      otherwise: ["fallback", "base"],
+    });
+  });
+
+  it("leaves out a route that picks what the profile picks anyway, and takes no routing at all", () => {
+    expect(modelTable(profile, { backend: "base" })).toEqual({ routes: {}, otherwise: ["fallback", "base"] });
+    expect(modelTable({ ...profile, fallbackModel: null }, null)).toEqual({ routes: {}, otherwise: ["base", "base"] });
+    expect(modelTable({ ...profile, model: null, fallbackModel: null }, undefined)).toEqual({ routes: {}, otherwise: [null, null] });
   });
 });

@@ -1,9 +1,10 @@
 import { LIVE_RUN_STATUSES } from "@/lib/run-statuses";
-import { getDb, type Prisma, type RunKind } from "@/lib/db";
+import { getDb, getPool, type Prisma, type RunKind } from "@/lib/db";
 import { changePromptStatus } from "@/lib/prompts/transitions";
 import { reserveForRun } from "@/lib/budgets/reserve";
+import { claimInOneStatement, PLANNING_KINDS, type ModelTable } from "@/lib/runs/claim-statement";
 
-interface Profile { id: string; adapter: string; model: string | null; fallbackModel: string | null }
+export interface Profile { id: string; adapter: string; model: string | null; fallbackModel: string | null }
 
 /**
  * Seed 002's model routing: the prompt's domain picks the model (else the profile's), and each
@@ -30,8 +31,7 @@ export interface SpawnLimits {
   mergesHoldSlot?: boolean;
 }
 
-/** Runs that plan or check the work: one at a time per project, and no executor starts beside one. */
-export const PLANNING_KINDS = ["planner", "architect", "reflector"] as const;
+export { PLANNING_KINDS };
 
 /**
  * Invariant 2 under a row lock on the project's loop state: ticks are serialized by the
@@ -58,12 +58,7 @@ async function mergesHoldingSlot(tx: Prisma.TransactionClient, projectId: string
   return pending + await tx.pullRequest.count({ where: { projectId, state: "open", prompt: { status: "in_progress" } } });
 }
 
-/**
- * Claims a pending prompt and creates its run in one transaction. The claim is a
- * conditional update: a racing tick, worker process or retry gets null and does nothing.
- * A budget that cannot take the run throws BudgetRefusal.
- */
-export async function claimPromptForRun(input: {
+export interface ClaimInput {
   projectId: string;
   promptId: string;
   profile: Profile;
@@ -72,7 +67,38 @@ export async function claimPromptForRun(input: {
   limits: SpawnLimits;
   /** The run is for remote runners to pull, not for a spawn worker. */
   remote?: boolean;
-}) {
+}
+
+/** What a claim needs of an agent profile, in one light query (the tick's spawn path). */
+export async function getClaimProfile(id: string): Promise<Profile | null> {
+  const { rows } = await getPool().query<Profile>(`SELECT id, adapter, model, "fallbackModel" FROM "AgentProfile" WHERE id = $1`, [id]);
+  return rows[0] ?? null;
+}
+
+/** chooseModel for every domain the routing names, as the claim statement picks it: [even attempt, odd attempt]. */
+export function modelTable(profile: Profile, routing: unknown): ModelTable {
+  const pair = (domain: string | null) => [chooseModel(profile, routing, domain, 2), chooseModel(profile, routing, domain, 1)];
+  const otherwise = pair(null);
+  const routes: Record<string, (string | null)[]> = {};
+  for (const domain of Object.keys((routing ?? {}) as object)) {
+    const models = pair(domain);
+    if (models.some((m, i) => m !== otherwise[i])) routes[domain] = models;
+  }
+  return { routes, otherwise };
+}
+
+/**
+ * Claims a pending prompt and creates its run, atomically. The claim is a conditional update:
+ * a racing tick, worker process or retry gets null and does nothing. A budget that cannot take
+ * the run throws BudgetRefusal. One statement on the hot path (lib/runs/claim-statement.ts); a
+ * transaction when a budget applies or a racing claim may have moved the loop state under it.
+ */
+export async function claimPromptForRun(input: ClaimInput) {
+  const claimed = await claimInOneStatement(input, modelTable(input.profile, input.routing));
+  return claimed === "locked" ? claimInTransaction(input) : claimed;
+}
+
+async function claimInTransaction(input: ClaimInput) {
   return getDb().$transaction(async (tx) => {
     if (!(await slotStillFree(tx, input.projectId, input.limits, input.now))) return null;
     const reservedUsd = await reserveForRun(tx, input.projectId, input.profile.id, input.now);

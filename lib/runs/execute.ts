@@ -21,7 +21,7 @@ import { prepareGithubClone } from "@/lib/github/repo";
 import { openRunSandbox, recordEgress } from "@/lib/runs/sandbox";
 import { wireMcp } from "@/lib/runs/mcp";
 import { writeHomeConfig } from "@/lib/runs/home-config";
-import { homeConfigSecrets } from "@/lib/agents/home-config";
+import { runLogSecrets } from "@/lib/runs/log-mask";
 import { MCP_SERVER_NAME } from "@/lib/agents/mcp-config";
 import { plannerPrompt } from "@/lib/runs/planner-prompt";
 import { budgetedCeilings, refusal, runCeilings, runWallTimeMs } from "@/lib/spend/ceilings";
@@ -29,37 +29,24 @@ import { teamPriceTable } from "@/lib/budgets/prices";
 import { whenPostgresAnswers } from "@/lib/runs/backoff";
 import { leadPrompt } from "@/lib/threads/lead-run";
 import { advanceRoutes } from "@/lib/threads/routing";
+import { StartStages } from "@/lib/runs/start-stages";
+import { projectPool, refillPool } from "@/lib/runs/worktree-pool";
+import { claimQueuedRun, type ClaimedRun } from "@/lib/runs/claim-run";
 import { campaignCommitTitle, campaignRunInput, checkArchitectAnswer, isCampaignRun } from "@/lib/runs/campaign-run";
 
-
-// Read first, then claim with one conditional UPDATE: no interactive transaction on the path of
-// every run start, and no read after the claim that a lost connection could leave undone (the
-// run would be claimed by nobody, and its job's retry would find it taken).
-async function claimRun(runId: string, me: string) {
-  const env = getEnv();
-  const db = getDb();
-  const run = await db.run.findFirst({
-    where: { id: runId, status: "queued", remote: false },
-    include: { project: { include: { settings: true } }, prompt: true, agentProfile: true },
-  });
-  if (!run) return null;
-  const n = await db.run.updateMany({
-    where: { id: runId, status: "queued", remote: false },
-    data: { status: "starting", workerId: me, leaseExpiresAt: new Date(Date.now() + env.LEASE_TTL_MS), heartbeatAt: new Date() },
-  });
-  return n.count === 1 ? run : null;
-}
 
 /**
  * Runs one agent: claims the queued run (a duplicate job finds nothing to claim), prepares
  * its worktree, supervises the process under a lease, then records the outcome once (the
  * lease is kept until it is recorded, however long Postgres takes to come back).
  */
-export async function executeRun(runId: string, opts: { signal?: AbortSignal } = {}): Promise<void> {
+export async function executeRun(runId: string, opts: { signal?: AbortSignal; job?: { queuedAt?: number; pickedAt?: number } } = {}): Promise<void> {
   const me = workerId();
-  const run = await claimRun(runId, me);
-  if (!run) return;
+  const stages = new StartStages(opts.job);
   const env = getEnv();
+  const run = await claimQueuedRun(runId, me, env.LEASE_TTL_MS);
+  if (!run) return;
+  stages.mark("claimed");
   const log = new RunLogSink(runId);
   const abort = new AbortController();
   const stopRenewal = startLeaseRenewal({ runId, workerId: me, ttlMs: env.LEASE_TTL_MS, everyMs: env.LEASE_RENEW_MS, onLost: () => abort.abort("lease lost") });
@@ -67,7 +54,7 @@ export async function executeRun(runId: string, opts: { signal?: AbortSignal } =
   opts.signal?.addEventListener("abort", onShutdown, { once: true });
   let outcome: RunOutcome;
   try {
-    outcome = await superviseRun(run, log, abort.signal);
+    outcome = await superviseRun(run, log, abort.signal, stages);
   } catch (err) {
     outcome = { status: "failed", exitCode: null, signal: null, error: (err as Error).message, failureLog: (err as Error).message };
     getLogger("runs").warn({ runId, err: (err as Error).message }, "run failed before or around its agent");
@@ -90,9 +77,21 @@ export async function executeRun(runId: string, opts: { signal?: AbortSignal } =
   }
 }
 
-type ClaimedRun = NonNullable<Awaited<ReturnType<typeof claimRun>>>;
+type Settled<T extends readonly unknown[]> = { -readonly [K in keyof T]: Awaited<T[K]> };
 
-async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSignal): Promise<RunOutcome> {
+/**
+ * Like Promise.all, but a failure is thrown only once every step has ended (none is left running
+ * behind the run's failure), after `onFailure` (which releases what the steps that succeeded made).
+ */
+async function settleAll<T extends readonly unknown[]>(steps: T, opts: { onFailure?: () => Promise<unknown> } = {}): Promise<Settled<T>> {
+  const results = await Promise.allSettled(steps);
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (!failed) return results.map((r) => (r as PromiseFulfilledResult<unknown>).value) as Settled<T>;
+  await opts.onFailure?.();
+  throw failed.reason;
+}
+
+async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSignal, stages: StartStages): Promise<RunOutcome> {
   const db = getDb();
   const { project, prompt, agentProfile: profile } = run;
   const untilDb = <T>(step: string, work: () => Promise<T>) => whenPostgresAnswers(work, { runId: run.id, step, signal });
@@ -107,34 +106,54 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
   const baseBranch = project.activeBranch ?? project.baseBranch;
   // One worktree per branch: a retry on the same branch continues in it.
   const pathOf = (b: string) => resolve(dataDir(), "worktrees", project.id, b.replaceAll("/", "_"));
-  // A prompt's first run (or its first after a merge conflict) starts a new branch, on the fast path.
-  const known = prompt ? prompt.branch : `ringmaster/${run.kind}-${run.id}`;
-  const wt = known
-    ? await createWorktree({ repoPath, path: pathOf(known), branch: known, baseBranch })
-    : await createFreshWorktree({ repoPath, name: runBranchName(prompt!.number, prompt!.title), baseBranch, pathOf });
+  // A prompt's first run (or its first after a merge conflict) and a run of no prompt start a new
+  // branch, on the fast path: in a ready worktree of the project's pool when one is at the base tip.
+  const known = prompt?.branch;
+  const fresh = prompt ? runBranchName(prompt.number, prompt.title) : `ringmaster/${run.kind}-${run.id}`;
+  const pool = projectPool(project.id);
+  // The worktree (git processes) and the run's token, prices and credentials (Postgres) do not
+  // wait for each other; neither do the sandbox's set-up and the run's start being recorded.
+  const [wt, token, prices, credentials] = await settleAll([
+    (async () => {
+      const made = known
+        ? await createWorktree({ repoPath, path: pathOf(known), branch: known, baseBranch })
+        : await createFreshWorktree({ repoPath, name: fresh, baseBranch, pathOf, pool });
+      // At once: a run that fails from here on leaves the branch to the prompt's next attempt.
+      if (prompt && !prompt.branch) await untilDb("branch", () => db.prompt.update({ where: { id: prompt.id }, data: { branch: made.branch } }));
+      return made;
+    })(),
+    untilDb("token", () => createRunToken({ id: run.id, projectId: project.id, teamId: project.teamId }, settings.maxRunDurationMs + 10 * 60_000)),
+    untilDb("prices", () => teamPriceTable(project.teamId)),
+    untilDb("credentials", () => credentialsForRun(project.teamId, profile.envAllowList)),
+  ] as const);
   const branch = wt.branch;
-  if (prompt && !prompt.branch) await untilDb("branch", () => db.prompt.update({ where: { id: prompt.id }, data: { branch } }));
-
-  const token = await untilDb("token", () => createRunToken({ id: run.id, projectId: project.id, teamId: project.teamId }, settings.maxRunDurationMs + 10 * 60_000));
-  const prices = await untilDb("prices", () => teamPriceTable(project.teamId));
-  const credentials = await untilDb("credentials", () => credentialsForRun(project.teamId, profile.envAllowList));
+  stages.mark("worktree");
   const childEnv = agentEnvironment({ allowList: profile.envAllowList, credentials, token, runId: run.id, projectId: project.id, promptId: prompt?.id ?? null });
   // The team's provider keys, the allow-listed variables named like secrets and the run's own
   // token never reach the log as they are.
-  const secretLike = Object.fromEntries(profile.envAllowList.filter((n) => /KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL/.test(n) && childEnv[n]).map((n) => [n, childEnv[n]]));
-  log.mask({ ...secretLike, ...homeConfigSecrets(profile.adapter, childEnv), ...credentials, RINGMASTER_TOKEN: token });
-  const campaignText = await campaignRunInput(run, prompt, wt.path, (line) => log.push(line));
-  await untilDb("start", () => db.run.update({
-    where: { id: run.id },
-    data: { status: "running", startedAt: new Date(), branch, worktreePath: wt.path, baseSha: wt.baseSha },
-  }));
-  await announce(project.teamId, { type: "agentsChange", projectId: project.id, runId: run.id, promptId: prompt?.id });
-  // The worker has the task: a lead's route (or verify) turn for this prompt or run is delivered.
-  await untilDb("route", () => advanceRoutes(prompt?.id ?? null, "delivered", run.id));
+  log.mask(runLogSecrets({ env: childEnv, passed: profile.envAllowList, credentials, token }));
 
   // The agent and the verify command run confined; we commit once the sandbox has ended.
-  const sandbox = await openRunSandbox({ worktree: wt.path, settings, adapter: profile.adapter, token, log: (line) => log.push(line) });
+  const opening = openRunSandbox({ worktree: wt.path, settings, adapter: profile.adapter, token, log: (line) => log.push(line) });
+  const [, campaignText] = await settleAll([
+    opening,
+    (async () => {
+      const text = await campaignRunInput(run, prompt, wt.path, (line) => log.push(line));
+      stages.mark("prepared");
+      await untilDb("start", () => db.run.update({
+        where: { id: run.id },
+        data: { status: "running", startedAt: new Date(), branch, worktreePath: wt.path, baseSha: wt.baseSha },
+      }));
+      await announce(project.teamId, { type: "agentsChange", projectId: project.id, runId: run.id, promptId: prompt?.id });
+      // The worker has the task: a lead's route (or verify) turn for this prompt or run is delivered.
+      await untilDb("route", () => advanceRoutes(prompt?.id ?? null, "delivered", run.id));
+      stages.mark("started");
+      return text;
+    })(),
+  ] as const, { onFailure: () => opening.then((s) => s.close(), () => {}) });
+  const sandbox = await opening;
   const adapter = supervisedAdapter(requireAdapter(profile.adapter), sandbox, process.execPath);
+  stages.mark("sandbox");
   let outcome: RunOutcome;
   try {
     const written = await writeHomeConfig(sandbox, profile.adapter, childEnv);
@@ -145,6 +164,12 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
       : plannerPrompt(project.planningKey, mcp.wired));
     outcome = await runAgentAndVerify({
       runId: run.id, profile, settings, adapter, signal, log, env: { ...childEnv, ...mcp.env }, launch: sandbox.launch,
+      onSpawn: () => {
+        stages.mark("spawned");
+        getLogger("runs").info({ runId: run.id, stages: stages.durations(), spawnedAt: Date.now(), pooledWorktree: wt.pooled ?? false }, "agent started");
+        // The pool gets back what this run took, once its agent runs (off every run's start).
+        if (pool) refillPool({ projectId: project.id, repoPath, baseBranch }, { create: true });
+      },
       ledger: { runId: run.id, teamId: project.teamId, projectId: project.id, agentProfileId: profile.id, queuedById: prompt?.createdById ?? null },
       limits: { ceilings, costLimit, prices, loops: { repeatLimit: settings.loopRepeatLimit, failureLimit: settings.loopFailureLimit } },
       context: { prompt: text, model: run.model ?? undefined, commandTemplate: profile.commandTemplate ?? undefined, worktree: wt.path, extraArgs: [...mcp.args, ...profile.extraArgs], permissionMode: profile.permissionMode ?? undefined },

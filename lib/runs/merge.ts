@@ -14,6 +14,7 @@ import { publishRun } from "@/lib/github/publish";
 import { prepareGithubClone, remoteAuth } from "@/lib/github/repo";
 import { fetchBranch } from "@/lib/git/push";
 import { changePromptStatus } from "@/lib/prompts/transitions";
+import { refillPool } from "@/lib/runs/worktree-pool";
 
 type MergeStatus = "merged" | "conflict" | "failed" | "skipped" | "pushed";
 
@@ -119,6 +120,8 @@ export async function mergeRun(runId: string): Promise<MergeStatus | null> {
   const label = prompt ? `#${prompt.number} ${prompt.title}` : `run ${runId}`;
   const ids = { runId, promptId: run.promptId ?? undefined };
   if (outcome.status === "merged") {
+    // The base moved: the project's ready worktrees are checked out at its new tip, in the background.
+    refillPool({ projectId: project.id, repoPath, baseBranch }, { create: false });
     await removeWorktree({ repoPath, path: target.worktreePath, branch: target.branch, baseBranch });
     await db.run.update({ where: { id: runId }, data: { worktreeGoneAt: new Date() } });
     await recordActivity(project, "taskCompleted", `${label}: merged into ${baseBranch} (${outcome.detail.slice(0, 7)})`, ids);

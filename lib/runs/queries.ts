@@ -34,8 +34,11 @@ export async function getRunDetail(runId: string) {
   const { agentProfile, project: { settings, ...project }, ...rest } = run;
   // The limits this run is held to, shown beside what it has used.
   const ceilings = agentProfile && settings ? runCeilings(agentProfile, settings) : null;
-  const cached = await getDb().spendEntry.aggregate({ where: { runId }, _sum: { cachedTokens: true } });
-  return { ...rest, project, diff: await getRunDiff(run), links: githubLinks(run), ceilings, cachedTokens: cached._sum.cachedTokens ?? 0 };
+  const cached = await getDb().spendEntry.aggregate({ where: { runId }, _sum: { cachedTokens: true, cacheWriteTokens: true } });
+  return {
+    ...rest, project, diff: await getRunDiff(run), links: githubLinks(run), ceilings,
+    cachedTokens: cached._sum.cachedTokens ?? 0, cacheWriteTokens: cached._sum.cacheWriteTokens ?? 0,
+  };
 }
 
 // Links to the work on GitHub, for a connected GitHub project only.

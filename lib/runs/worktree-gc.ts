@@ -1,5 +1,12 @@
+import { existsSync } from "node:fs";
+import { readdir } from "node:fs/promises";
+import { resolve } from "node:path";
 import { getDb } from "@/lib/db";
-import { removeWorktree, UnmergedWorkError } from "@/lib/git";
+import { dataDir } from "@/lib/data-dir";
+import { getEnv } from "@/lib/env";
+import { drainPool, poolChangedAt, removeWorktree, UnmergedWorkError } from "@/lib/git";
+import { clonePath } from "@/lib/github/repo";
+import { poolDir } from "@/lib/runs/worktree-pool";
 import { getLogger } from "@/lib/log";
 import { LIVE_RUN_STATUSES } from "@/lib/run-statuses";
 
@@ -58,4 +65,31 @@ async function stillUsed(run: { id: string; branch: string | null; worktreePath:
     where: { worktreePath: run.worktreePath, id: { not: run.id }, OR: [{ status: { in: [...LIVE_RUN_STATUSES] } }, { status: "succeeded", mergeStatus: "pending" }] },
   });
   return sharing > 0;
+}
+
+/**
+ * Removes the worktree pools nobody starts runs from: a project archived or gone, pools turned
+ * off, or no run took from it and no fill changed it for `idleMs` (its loop stopped, say).
+ * Returns how many pools went; one a filler holds now is left to the next pass.
+ */
+export async function collectPools(opts: { now: Date; idleMs: number }): Promise<number> {
+  const root = resolve(dataDir(), "worktrees");
+  const ids = (await readdir(root).catch(() => [] as string[])).filter((id) => existsSync(poolDir(id)));
+  if (ids.length === 0) return 0;
+  const projects = await getDb().project.findMany({ where: { id: { in: ids } }, select: { id: true, archivedAt: true, repoKind: true, repoPath: true } });
+  const byId = new Map(projects.map((p) => [p.id, p]));
+  let drained = 0;
+  for (const id of ids) {
+    const project = byId.get(id);
+    const changedAt = await poolChangedAt(poolDir(id));
+    const idle = !changedAt || opts.now.getTime() - changedAt.getTime() > opts.idleMs;
+    if (project && !project.archivedAt && getEnv().WORKTREE_POOL_SIZE > 0 && !idle) continue;
+    const repoPath = !project ? null : project.repoKind === "github" ? clonePath(id) : project.repoPath;
+    try {
+      if ((await drainPool(poolDir(id), repoPath)) !== null) drained++;
+    } catch (err) {
+      getLogger("worktree-gc").warn({ err: (err as Error).message, projectId: id }, "worktree pool not removed");
+    }
+  }
+  return drained;
 }

@@ -1,0 +1,77 @@
+import { mkdir, readdir, readFile, realpath, rename, unlink } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { git } from "@/lib/git/run";
+import { errorCode, readyDir, relink, removePooled, writeWhole } from "@/lib/git/worktree-pool-entry";
+
+export type PoolStartInput = {
+  repoPath: string;
+  /** The pool's folder (fillPool). */
+  pool: string;
+  /** A new branch, made at `tip`; the start fails (nothing made) when it exists already. */
+  branch: string;
+  baseBranch: string;
+  /** The base branch's tip now: only a worktree checked out there is taken. */
+  tip: string;
+  /** Where the run's worktree goes (the pool's folder moves there, on the same file system). */
+  path: string;
+};
+
+const NO_REF = "0".repeat(40);
+
+/**
+ * Starts a new branch in a ready worktree of the pool instead of checking one out: the folder is
+ * renamed to `path` (atomic: of any number of processes taking at once, each gets another one),
+ * and the branch is made at the tip it already holds, in one git process. One at an earlier tip
+ * (the base moved since the pool was filled: in a busy project, after every merge) is taken too
+ * when none is at `tip`, and brought there by the branch's checkout, which rewrites only the files
+ * that changed. False, with nothing made, when the pool is empty or another taker was first, when
+ * `path` is taken or when the branch exists: the caller checks one out instead.
+ */
+export async function startFromPool(input: PoolStartInput): Promise<boolean> {
+  const { pool, tip, path } = input;
+  const ready = await readdir(readyDir(pool)).catch(() => [] as string[]);
+  const atTip = ready.filter((name) => name.startsWith(`${tip}-`));
+  const candidates = [...atTip, ...ready.filter((name) => !atTip.includes(name))];
+  if (candidates.length === 0) return false;
+  await mkdir(dirname(path), { recursive: true });
+  for (const name of candidates) {
+    try {
+      await rename(join(readyDir(pool), name), path);
+    } catch (error) {
+      if (errorCode(error) === "ENOENT") continue;
+      return false;
+    }
+    // Ours alone from here: made the run's, or removed (whatever failed, the caller's checkout
+    // finds the branch if it was made, and continues on it).
+    if (await adopt(input, name.slice(0, name.indexOf("-"))).catch(() => false)) return true;
+    await removePooled(path);
+  }
+  return false;
+}
+
+/** `held`: the tip the worktree's name says it is checked out at. */
+async function adopt(input: PoolStartInput, held: string): Promise<boolean> {
+  const { repoPath, branch, baseBranch, tip, path } = input;
+  const admin = await relink(path);
+  // Another repository's (the project's path changed) or not at the tip its name says: not handed out.
+  const repo = await realpath(repoPath);
+  const common = dirname(dirname(admin));
+  if (common !== repo && common !== join(repo, ".git")) return false;
+  if ((await readFile(join(admin, "HEAD"), "utf8")).trim() !== held) return false;
+  // A git entry left for this path (its folder deleted behind git's back) would come back to life
+  // beside this one: the careful way prunes it first.
+  const gitdir = `${await realpath(path)}/.git`;
+  for (const other of await readdir(join(common, "worktrees"))) {
+    if (other !== basename(admin) && (await readFile(join(common, "worktrees", other, "gitdir"), "utf8").catch(() => "")).trim() === gitdir) return false;
+  }
+  if (held === tip) {
+    await git(repoPath, ["update-ref", "-m", `ringmaster: branch from ${baseBranch}`, `refs/heads/${branch}`, tip, NO_REF]);
+    // The worktree is nobody else's, so its HEAD is written as `git symbolic-ref` would, without a process.
+    await writeWhole(join(admin, "HEAD"), `ref: refs/heads/${branch}\n`);
+  } else {
+    // Refuses (changing nothing) when the branch exists; the pooled worktree has no changes of its own.
+    await git(path, ["checkout", "--quiet", "--no-track", "-b", branch, tip]);
+  }
+  await unlink(join(admin, "locked"));
+  return true;
+}

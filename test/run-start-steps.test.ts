@@ -1,0 +1,65 @@
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/lib/db";
+import { runTick } from "@/lib/loop/tick";
+import { executeRun } from "@/lib/runs/execute";
+import { workerId } from "@/lib/worker-id";
+import { addPrompt, createTeamWithProject } from "./helpers/fixtures";
+
+/**
+ * A run's start does its independent steps side by side (the worktree beside the token, prices
+ * and credentials; the sandbox's set-up beside recording the start): when one fails, the run
+ * fails with its reason once the others have ended, and what they made is released.
+ */
+describe("a run's start steps", () => {
+  it("a start that Postgres refuses while the sandbox opens fails the run and leaves no sandbox behind; the branch stays the prompt's", async () => {
+    const db = getDb();
+    const { project } = await createTeamWithProject({ cooldownMs: 0 });
+    const prompt = await addPrompt(project.id, { number: 1, title: "Refused start", body: "```file a.txt\na\n```\n" });
+    await runTick(project.id);
+    const run = await db.run.findFirstOrThrow({ where: { promptId: prompt.id, status: "queued" } });
+    // The sandboxes of this run only: the run's HOME and sockets live under the tmp dir.
+    const tmp = await mkdtemp(join(tmpdir(), "rm-start-steps-"));
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = tmp;
+    await db.$executeRawUnsafe(`CREATE OR REPLACE FUNCTION refuse_start() RETURNS trigger AS $$
+      BEGIN RAISE EXCEPTION 'start refused by the test'; END $$ LANGUAGE plpgsql`);
+    await db.$executeRawUnsafe(`CREATE TRIGGER refuse_start BEFORE UPDATE OF status ON "Run" FOR EACH ROW WHEN (NEW.id = '${run.id}' AND NEW.status = 'running') EXECUTE FUNCTION refuse_start()`);
+    try {
+      await executeRun(run.id);
+    } finally {
+      await db.$executeRawUnsafe(`DROP TRIGGER refuse_start ON "Run"`);
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+    }
+    const after = await db.run.findUniqueOrThrow({ where: { id: run.id } });
+    expect(after.status).toBe("failed");
+    expect(after.error).toContain("start refused by the test");
+    expect(after.startedAt).toBeNull();
+    expect(await readdir(tmp)).toEqual([]);
+    expect((await db.prompt.findUniqueOrThrow({ where: { id: prompt.id } })).branch).toBe("ringmaster/1-refused-start");
+    await rm(tmp, { recursive: true, force: true });
+  });
+
+  it("two workers given the same run: one claims it (with its lease) and runs the agent once, the other returns at once; a remote run is claimed by neither", async () => {
+    const db = getDb();
+    const { project } = await createTeamWithProject({ cooldownMs: 0 });
+    const prompt = await addPrompt(project.id, { number: 1, title: "Once", body: "```file once.txt\nonce\n```\n" });
+    await runTick(project.id);
+    const run = await db.run.findFirstOrThrow({ where: { promptId: prompt.id, status: "queued" } });
+    await Promise.all([executeRun(run.id), executeRun(run.id)]);
+    const after = await db.run.findUniqueOrThrow({ where: { id: run.id } });
+    expect([after.status, after.error]).toEqual(["succeeded", null]);
+    expect(after.workerId).toBe(workerId());
+    expect(await db.run.count({ where: { promptId: prompt.id } })).toBe(1);
+    const logs = (await db.runLog.findMany({ where: { runId: run.id } })).map((l) => l.content).join("\n");
+    // One agent started: one init line and one result in the run's log.
+    expect([logs.match(/"subtype":"init"/g)?.length, logs.match(/"type":"result"/g)?.length]).toEqual([1, 1]);
+
+    const remote = await db.run.create({ data: { projectId: project.id, kind: "planner", adapter: after.adapter, agentProfileId: after.agentProfileId, remote: true } });
+    await executeRun(remote.id);
+    expect(await db.run.findUniqueOrThrow({ where: { id: remote.id } })).toMatchObject({ status: "queued", workerId: null, leaseExpiresAt: null });
+  });
+});
