@@ -90,6 +90,24 @@ describe("runAgent end to end with stand-in CLIs replaying real transcripts", ()
     expect(outcome).toMatchObject({ exitCode: 2, result: null });
   });
 
+  it("reads events from stdout only: a JSON result echoed on stderr is a log line, not the run's result", async () => {
+    // An agent that copies its input (a campaign's failure log holds an earlier run's JSON lines)
+    // to stderr: the failed result in it once decided a successful architect run.
+    const failed = JSON.stringify({ type: "result", subtype: "error_during_execution", is_error: true, result: "an earlier run's failure", usage: {} });
+    const ok = JSON.stringify({ type: "result", subtype: "success", is_error: false, result: "done", usage: {} });
+    const echoing = (stdout: string): AgentAdapter => ({
+      name: "echoing",
+      build: () => ({ command: process.execPath, args: ["-e", `console.error(${JSON.stringify(failed)}); ${stdout}`] }),
+      parseLine: parseClaudeStreamLine,
+    });
+    const events: AgentEvent[] = [];
+    const alone = await runAgent({ adapter: echoing(""), context: { prompt: "", worktree: await tempDir() }, env: fixtureEnv(), onEvent: (e) => events.push(e) });
+    expect(alone).toMatchObject({ exitCode: 0, result: null });
+    expect(events).toEqual([{ type: "log", text: failed }]);
+    const both = await runAgent({ adapter: echoing(`console.log(${JSON.stringify(ok)});`), context: { prompt: "", worktree: await tempDir() }, env: fixtureEnv() });
+    expect(both.result).toMatchObject({ type: "result", ok: true, summary: "done" });
+  });
+
   describe("seed 001's grace after a fresh result", () => {
     const RESULT = JSON.stringify({ type: "result", subtype: "success", is_error: false, result: "done", total_cost_usd: 0.01, usage: {} });
     const lingering = (printResult: boolean): AgentAdapter => ({

@@ -1,5 +1,6 @@
 import { FinalText } from "@/lib/agents/final-text";
 import { missingCli } from "@/lib/agents/installed";
+import { logLine } from "@/lib/agents/json-line";
 import { runAgentProcess, type AgentProcessResult, type OutputLine, type RunAgentProcessOptions } from "@/lib/agents/process";
 import type { AgentAdapter, AgentEvent, BuildContext, ResultEvent } from "@/lib/agents/types";
 
@@ -35,7 +36,10 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentRunOutcome> 
     hadRecentResult: () => Date.now() - last.at <= RECENT_RESULT_WINDOW_MS,
     onLine: (line) => {
       onLine?.(line);
-      for (const parsed of adapter.parseLine(line.line, line.stream)) {
+      // Every CLI writes its events to stdout; stderr is diagnostics. A JSON line there (an agent
+      // echoing a log it was given, say) is text, never a result that would decide the run.
+      const events = line.stream === "stderr" ? logLine(line.line) : adapter.parseLine(line.line, line.stream);
+      for (const parsed of events) {
         finalText.observe(parsed);
         const event = finalText.fill(parsed);
         if (event.type === "result") {

@@ -70,6 +70,7 @@ export type AgentCommand = {
 export type AgentAdapter = {
   name: string;
   build(ctx: BuildContext): AgentCommand;
+  /** One line of stdout (runAgent keeps stderr lines as log lines without asking the adapter). */
   parseLine(line: string, stream: OutputStream): AgentEvent[];
   /**
    * The CLI ends every run it finished with a result line: an exit 0 without one is a failure
