@@ -87,6 +87,15 @@ describe.each([
     expect(await claim({ ...held, maxExecutors: 3 })).not.toBeNull();
   });
 
+  it("with parallel on (the setting left out) a pending merge and an open PR hold no slot", async () => {
+    const { project, profile, claim } = await projectWithPrompt();
+    await getDb().run.create({ data: { projectId: project.id, kind: "executor", status: "succeeded", mergeStatus: "pending", adapter: "demo", agentProfileId: profile.id } });
+    const other = await addPrompt(project.id, { number: 10, title: "p10", body: "" });
+    await getDb().prompt.update({ where: { id: other.id }, data: { status: "in_progress" } });
+    await getDb().pullRequest.create({ data: { projectId: project.id, promptId: other.id, number: 10, url: "https://github.com/a/b/pull/10", state: "open", headBranch: "b10", baseBranch: "main" } });
+    expect(await claim({ maxExecutors: 1, cooldownMs: 0 })).toMatchObject({ run: { status: "queued" } });
+  });
+
   it("waits out the cooldown exactly: refused just inside it, allowed when it has passed", async () => {
     const { project, claim } = await projectWithPrompt();
     await getDb().loopState.update({ where: { projectId: project.id }, data: { lastSpawnAt: new Date(now.getTime() - 9_999) } });
