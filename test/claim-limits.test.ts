@@ -138,12 +138,37 @@ describe.each([
   it("claims nothing for a project without loop state, or a prompt that is not pending or of another project", async () => {
     const { project, profile, prompt, claim } = await projectWithPrompt();
     const other = await createBareProject();
+    // The other project's team budgeted as this one's: its claim takes the same path.
+    await getDb().team.update({ where: { id: other.team.id }, data: { dailyBudgetUsd: teamBudgetUsd } });
     expect(await claimPromptForRun({ projectId: other.project.id, promptId: prompt.id, profile, routing: {}, now, limits: open })).toBeNull();
     await getDb().loopState.delete({ where: { projectId: project.id } });
     expect(await claim()).toBeNull();
     expect((await getDb().prompt.findUniqueOrThrow({ where: { id: prompt.id } })).status).toBe("pending");
     expect(await getDb().run.count({ where: { promptId: prompt.id } })).toBe(0);
   });
+});
+
+describe("a claim in a transaction (under a budget)", () => {
+  beforeEach(() => { teamBudgetUsd = 50; });
+
+  // The last claim of a burst waits for the loop state's row lock behind the others: on a loaded
+  // machine that is longer than Prisma's default 5 s transaction timeout, which would fail it.
+  it("waits for the loop state's row lock longer than Prisma's default transaction timeout, then claims", async () => {
+    const { project, claim } = await projectWithPrompt();
+    const holder = await getPool().connect();
+    try {
+      await holder.query("BEGIN");
+      await holder.query(`SELECT 1 FROM "LoopState" WHERE "projectId" = $1 FOR UPDATE`, [project.id]);
+      const claiming = claim({ maxExecutors: 1, cooldownMs: 0 });
+      await waitUntil("the claim waiting for the loop state's row lock", async () => (await getPool().query(
+        `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%FROM "LoopState"%FOR UPDATE%' AND pid <> $1`, [(holder as unknown as { processID: number }).processID])).rows.length > 0);
+      await new Promise((r) => setTimeout(r, 6_000));
+      await holder.query("COMMIT");
+      expect(await claiming).toMatchObject({ run: { projectId: project.id, status: "queued" } });
+    } finally {
+      holder.release();
+    }
+  }, 30_000);
 });
 
 describe("a claim in one statement", () => {

@@ -307,6 +307,18 @@ export const EQUIVALENTS: Equivalent[] = [
     reason: "grouping the live runs of every kind: count() reads only the executor and planning kinds' groups",
   },
   {
+    file: "lib/runs/claim-statement.ts", original: "[\"pending\"]", replacement: "[]",
+    reason: "statusColumns only refuses an illegal move, and pending → in_progress is legal: without the from list it returns the same columns (the statement itself claims only a pending prompt)",
+  },
+  {
+    file: "lib/runs/claim-statement.ts", original: "moved.completedAt?.toISOString() ?? null", replacement: "moved.completedAt?.toISOString() && null",
+    reason: "an in-progress prompt has no completedAt: both give undefined or null, which the driver sends as NULL",
+  },
+  {
+    file: "lib/db/json-row.ts", original: "!list", replacement: "true",
+    reason: "the converters are a cache of what the client's field list gives: built again each time, they are the same",
+  },
+  {
     file: "lib/runs/reconcile.ts", original: "run.status !== \"queued\" && run.status !== \"succeeded\"", replacement: "true",
     reason: "markRunLost changes only a starting or running run whose lease expired: a queued or finished row handed to it matches no row and counts nothing",
   },
