@@ -77,6 +77,8 @@ describe("a tick (seed 000)", () => {
     await runTick(project.id, clock);
     await runTick(project.id, clock);
     expect((await activity(project.id)).map((a) => a.message)).toEqual(["Loop stopped"]);
+    // What the tick logs is announced to the dashboard as well, once, after the log row is written.
+    expect((await announced(team.id)).filter((e) => e.type === "loopStatus")).toEqual([{ type: "loopStatus", projectId: project.id, message: "Loop stopped" }]);
     expect((await announced(team.id)).filter((e) => e.type === "promptsChange")).toHaveLength(1);
     await addPrompt(project.id, { number: 2, title: "two", body: "" });
     await runTick(project.id, clock);

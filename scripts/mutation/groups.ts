@@ -53,7 +53,7 @@ export const GROUPS: Record<string, MutationGroup> = {
   // and the pure decision code its unit tests pin.
   "loop-tick": {
     modules: ["lib/loop/tick.ts"],
-    tests: ["test/tick.test.ts", "test/tick-apply.test.ts", "test/tick-dry-campaign.test.ts", "test/campaigns-api.test.ts"],
+    tests: ["test/tick.test.ts", "test/tick-apply.test.ts", "test/tick-dry-campaign.test.ts", "test/campaigns-api.test.ts", "test/prompt-file-status.test.ts"],
   },
   "loop-pure": {
     modules: ["lib/loop/decide.ts", "lib/loop/backoff.ts", "lib/loop/pick-next-prompt.ts"],
