@@ -3,9 +3,10 @@
 import { Writable } from "node:stream";
 import { Client } from "pg";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db";
+import { createDb, getDb } from "@/lib/db";
 import { logTo } from "@/lib/log";
-import { closeQueues, getQueue, publishOutbox, recordOutbox, relayOutbox, sendViaOutbox, syncTickScheduler, tickSchedulerId, type OutboxMessage } from "@/lib/queues";
+import { closeQueues, getQueue, publishOutbox, publishOutboxBatched, recordOutbox, relayOutbox, sendViaOutbox, syncTickScheduler, tickSchedulerId, type OutboxMessage } from "@/lib/queues";
+import { isKnownDown, publishTogether } from "@/lib/queues/outbox";
 import { closeRedis, getRedis } from "@/lib/redis/connections";
 import { createBareProject } from "./helpers/runs";
 import { waitUntil } from "./helpers/fixtures";
@@ -114,7 +115,58 @@ describe("recordOutbox and publishOutbox", () => {
   });
 });
 
+describe("publishTogether", () => {
+  // BullMQ refuses a job id holding ":" (its key separator): a real publish that fails.
+  it("sends every message at once and, when one fails, still counts its neighbours as sent, then throws that failure", async () => {
+    const project = await runningProject();
+    const rows = [
+      { id: "11", message: { kind: "tick", projectId: project.id, reason: "beside a failure" } },
+      { id: "12", message: { kind: "spawn", runId: "run:bad" } },
+      { id: "13", message: { kind: "merge", runId: "run-ok" } },
+    ] satisfies Array<{ id: string; message: OutboxMessage }>;
+    const sent: string[] = [];
+    await expect(publishTogether(rows, sent)).rejects.toThrow("Custom Id cannot contain :");
+    expect(sent).toEqual(["11", "13"]);
+    expect(await jobs("tick")).toEqual([[expect.any(String), "nudge", { projectId: project.id, reason: "beside a failure" }]]);
+    expect(await jobs("merge")).toEqual([["merge-run-ok", "merge", { runId: "run-ok" }]]);
+    expect(await jobs("spawn")).toEqual([]);
+
+    const all: string[] = [];
+    await publishTogether([{ id: "21", message: { kind: "spawn", runId: "run-a" } }, { id: "22", message: { kind: "spawn", runId: "run-b" } }], all);
+    expect(all).toEqual(["21", "22"]);
+    expect((await jobs("spawn")).map(([id]) => id).sort()).toEqual(["run-a", "run-b"]);
+  });
+
+  it("through the webhook intake's batches: what was sent is deleted, what failed stays for the relay, and the count kept is said", async () => {
+    const [slack, spawn] = await record([{ kind: "slack", deliveryRowId: "77" }, { kind: "spawn", runId: "run:bad" }]);
+    await Promise.all([publishOutboxBatched(slack), publishOutboxBatched(spawn)]);
+    expect(await kept()).toEqual([["spawn", { kind: "spawn", runId: "run:bad" }]]);
+    expect(await committedAndFree()).toEqual(["spawn"]);
+    expect(logged).toEqual([[40, "work order kept in the outbox until Redis answers", { err: "Custom Id cannot contain :", left: 1 }]]);
+    expect((await getQueue("slack").getJobs(["waiting"])).map((j) => [j.id, j.data])).toEqual([["slack-77", { deliveryRowId: "77" }]]);
+  });
+});
+
+describe("isKnownDown", () => {
+  it("is true for a connection that lost Redis and false for one opening or open", () => {
+    expect(["reconnecting", "close", "end"].map(isKnownDown)).toEqual([true, true, true]);
+    expect(["wait", "connecting", "connect", "ready"].map(isKnownDown)).toEqual([false, false, false, false]);
+  });
+});
+
 describe("syncTickScheduler", () => {
+  it("starts the first tick at once, or one period later when asked (the idle backoff's lengthened tick)", async () => {
+    const [later, now] = [await runningProject(), await runningProject()];
+    const next = async (projectId: string) => (await getQueue("tick").getJobScheduler(tickSchedulerId(projectId)))?.next ?? null;
+    const before = Date.now();
+    await syncTickScheduler(later.id, { startNext: "after_period" });
+    await syncTickScheduler(now.id, { startNext: "now" });
+    // Four seconds apart: no timing decides which side of before + 4000 each lands on.
+    expect(await next(later.id)).toBeGreaterThanOrEqual(before + 4000);
+    expect(await next(now.id)).toBeLessThan(before + 4000);
+  });
+
+
   it("follows the project's state: on while it is active and its loop not stopped, off otherwise", async () => {
     const project = await runningProject();
     const every = async () => (await getQueue("tick").getJobScheduler(tickSchedulerId(project.id)))?.every ?? null;
@@ -203,9 +255,96 @@ describe("with the producer connection closed", () => {
     await publishOutbox(rows);
     expect(logged).toEqual([]);
   });
+
+  it("the relay leaves Redis alone when another worker holds every due row, and answers 0 at once", async () => {
+    const project = await runningProject();
+    await record([{ kind: "tick", projectId: project.id, reason: "held elsewhere" }]);
+    await ageAll(2000);
+    const other = new Client({ connectionString: process.env.DATABASE_URL });
+    await other.connect();
+    try {
+      await other.query("BEGIN");
+      await other.query(`SELECT id FROM "Outbox" FOR UPDATE`);
+      await closeProducer();
+      // Waiting for the closed producer would end in "Redis did not become ready within 2000 ms".
+      expect(await relayOutbox()).toBe(0);
+    } finally {
+      await other.end();
+    }
+    expect(await kept()).toEqual([["tick", { kind: "tick", projectId: project.id, reason: "held elsewhere" }]]);
+  });
+});
+
+describe("while a message is being published", () => {
+  // A `schedule` message reads the project's loop state: a session holding that table makes the
+  // publish wait there, with the outbox row claimed, until it lets go.
+  async function withLoopStateHeld<T>(work: () => Promise<T>, whileHeld: () => Promise<unknown>): Promise<T> {
+    const holder = new Client({ connectionString: process.env.DATABASE_URL });
+    await holder.connect();
+    try {
+      await holder.query("BEGIN");
+      await holder.query(`LOCK TABLE "LoopState" IN ACCESS EXCLUSIVE MODE`);
+      const running = work();
+      await whileHeld();
+      await holder.query("ROLLBACK");
+      return await running;
+    } finally {
+      await holder.end();
+    }
+  }
+  const claimedElsewhere = async () => { const seen = await otherSession(); return seen.visible.length === 1 && seen.free.length === 0; };
+
+  it("the fast path holds its rows locked until they are sent and deleted, so no relay takes them meanwhile", async () => {
+    const project = await runningProject();
+    const rows = await record([{ kind: "schedule", projectId: project.id }]);
+    await withLoopStateHeld(() => publishOutbox(rows), () => waitUntil("the fast path to hold its row", claimedElsewhere));
+    expect(await kept()).toEqual([]);
+    expect((await getQueue("tick").getJobScheduler(tickSchedulerId(project.id)))?.every).toBe(4000);
+  });
+
+  it("the relay holds the rows it claimed until they are sent and deleted", async () => {
+    const project = await runningProject();
+    await record([{ kind: "schedule", projectId: project.id }]);
+    await ageAll(2000);
+    expect(await withLoopStateHeld(() => relayOutbox(), () => waitUntil("the relay to hold its row", claimedElsewhere))).toBe(1);
+    expect(await kept()).toEqual([]);
+  });
+
+  it("a failure after some were sent deletes those, keeps the rest and says how many it kept", async () => {
+    const project = await runningProject();
+    const rows = await record([
+      { kind: "tick", projectId: project.id, reason: "sent" },
+      { kind: "spawn", runId: "run:bad" },
+      { kind: "merge", runId: "never-tried" },
+    ]);
+    await publishOutbox(rows);
+    expect(logged).toEqual([[40, "wake-up kept in the outbox until Redis answers", { err: "Custom Id cannot contain :", left: 2 }]]);
+    expect((await kept()).map(([kind]) => kind)).toEqual(["spawn", "merge"]);
+    expect(await committedAndFree()).toEqual(["spawn", "merge"]);
+    expect(await jobs("tick")).toEqual([[expect.any(String), "nudge", { projectId: project.id, reason: "sent" }]]);
+  });
 });
 
 describe("a fast path Postgres refuses", () => {
+  it("keeps its rows when no connection can be had, says why, and never throws", async () => {
+    const project = await runningProject();
+    const rows = await record([{ kind: "tick", projectId: project.id, reason: "while Postgres is away" }]);
+    // The process's pool, pointed for a moment at a port where no Postgres listens.
+    const holder = globalThis as unknown as { __ringmasterDb?: ReturnType<typeof createDb> };
+    const real = holder.__ringmasterDb;
+    const away = createDb("postgresql://postgres@127.0.0.1:1/none", 1);
+    holder.__ringmasterDb = away;
+    try {
+      await expect(publishOutbox(rows)).resolves.toBeUndefined();
+    } finally {
+      holder.__ringmasterDb = real;
+      await away.pool.end();
+    }
+    expect(logged).toEqual([[40, "wake-up kept in the outbox for the relay", { err: "connect ECONNREFUSED 127.0.0.1:1" }]]);
+    expect(await committedAndFree()).toEqual(["tick"]);
+  });
+
+
   it("keeps its rows for the relay, says why, never throws, and leaves its connection clean for the next caller", async () => {
     const project = await runningProject();
     const rows = await record([{ kind: "tick", projectId: project.id, reason: "next" }]);

@@ -29,9 +29,13 @@ const READY_WAIT_MS = 2000;
 // sent waits in the table for the relay.
 export async function producerReady(opts: { failFast: boolean }): Promise<void> {
   const redis = getRedis("producer");
-  const down = redis.status === "reconnecting" || redis.status === "close" || redis.status === "end";
-  if (down && opts.failFast) throw new Error(`Redis is unreachable (${redis.status})`);
+  if (opts.failFast && isKnownDown(redis.status)) throw new Error(`Redis is unreachable (${redis.status})`);
   await readyRedis(redis, READY_WAIT_MS);
+}
+
+/** ioredis' statuses of a connection that lost Redis (not one still opening or open). */
+export function isKnownDown(status: string): boolean {
+  return status === "reconnecting" || status === "close" || status === "end";
 }
 
 // The scheduler is read from the project's current state, not from the message, so an
@@ -87,7 +91,7 @@ export async function recordOutbox(tx: Prisma.TransactionClient, messages: Outbo
  * than the relay's window and the relay already took a row (deleted it, or holds it while it
  * publishes), that row is the relay's to send, so one wake-up is not delivered twice.
  */
-export async function publishOutbox(rows: OutboxRow[], opts: { concurrent?: boolean } = {}): Promise<void> {
+export async function publishOutbox(rows: OutboxRow[]): Promise<void> {
   if (rows.length === 0) return;
   let client: PoolClient | undefined;
   let failure: unknown;
@@ -100,8 +104,7 @@ export async function publishOutbox(rows: OutboxRow[], opts: { concurrent?: bool
     const sent: string[] = [];
     try {
       if (mine.size) await producerReady({ failFast: true });
-      if (opts.concurrent) await publishTogether(rows.filter((r) => mine.has(r.id)), sent);
-      else for (const row of rows.filter((r) => mine.has(r.id))) {
+      for (const row of rows.filter((r) => mine.has(r.id))) {
         await publish(row.message);
         sent.push(row.id);
       }

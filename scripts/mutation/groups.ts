@@ -44,6 +44,12 @@ export const GROUPS: Record<string, MutationGroup> = {
     modules: ["lib/runs/lease.ts", "lib/runs/cancel.ts"],
     tests: ["test/run-cancel-lease.test.ts"],
   },
+  // What a run's agent and verify command decide: failed, timed out, cancelled or done, and
+  // what of the agent's output is kept on the run while it runs.
+  "runs-agent-step": {
+    modules: ["lib/runs/agent-step.ts"],
+    tests: ["test/runs.test.ts", "test/run-ceilings.test.ts", "test/run-session-usage.test.ts"],
+  },
   // A runner's long-poll for work.
   "runners-poll": {
     modules: ["lib/runners/poll.ts"],
@@ -77,6 +83,11 @@ export const GROUPS: Record<string, MutationGroup> = {
       "test/github-deliveries.test.ts", "test/github-delivery-batch.test.ts", "test/github-deliveries-act.test.ts", "test/github-mentions.test.ts",
       "test/github-mention-reviews.test.ts",
     ],
+  },
+  // The fallback without webhooks: stale deliveries queued again, open pull requests polled.
+  "github-poll": {
+    modules: ["lib/github/poll.ts"],
+    tests: ["test/github-ci.test.ts", "test/github-deliveries.test.ts"],
   },
   crypto: {
     modules: ["lib/crypto/secrets.ts"],
