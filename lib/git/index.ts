@@ -9,6 +9,7 @@ export { createWorktree, type CreatedWorktree, type CreateWorktreeInput } from "
 export { createFreshWorktree, type FreshWorktreeInput } from "@/lib/git/worktree-fresh";
 export { drainPool, fillPool, poolChangedAt, type Filled, type FillInput } from "@/lib/git/worktree-pool-fill";
 export { startFromPool, type PoolStartInput } from "@/lib/git/worktree-pool-take";
+export { worktreeGitPaths, type WorktreeGitPaths } from "@/lib/git/worktree-paths";
 export { listWorktrees, pruneWorktrees, type Worktree } from "@/lib/git/worktree-list";
 export { removeWorktree, UnmergedWorkError, type RemovedWorktree, type RemoveWorktreeInput } from "@/lib/git/worktree-remove";
 export { commitFileToBranch, readBlob, type FileCommitInput } from "@/lib/git/file-commit";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { dirname, join } from "node:path";
 import { getDb, type Prisma } from "@/lib/db";
 import { getEnv } from "@/lib/env";
-import { git } from "@/lib/git";
+import { worktreeGitPaths } from "@/lib/git";
 import { DEMO_AGENT_PATH } from "@/lib/agents/demo";
 import { networkPolicy } from "@/lib/sandbox/policy";
 import { startSandbox, type SandboxSession } from "@/lib/sandbox/session";
@@ -38,8 +38,8 @@ export async function openRunSandbox(input: { worktree: string; settings: Sandbo
     input.log(`[ringmaster] WARNING: running UNSANDBOXED, as this project's admin chose (${status.reason})`);
     return UNSANDBOXED;
   }
-  // One process: each git start counts on the path of every run.
-  const [commonDir, worktreeDir, branchRef] = (await git(input.worktree, ["rev-parse", "--path-format=absolute", "--git-common-dir", "--git-dir", "--symbolic-full-name", "HEAD"])).trim().split("\n");
+  // Read from git's own files: a git process here counts on the path of every run.
+  const { commonDir, worktreeDir, branchRef } = await worktreeGitPaths(input.worktree);
   if (!branchRef?.startsWith("refs/heads/")) throw new Error(`the worktree ${input.worktree} has no branch checked out`);
   return startSandbox(status.host, {
     worktree: input.worktree,
