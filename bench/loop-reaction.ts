@@ -18,7 +18,7 @@ const { createTeamWithDemoProject } = await import("./fixtures");
 const workers = startWorkers(nudges ? 2 : 1, { ...env, NUDGES: nudges ? "on" : "off" });
 await workersReady(workers);
 // Each run's start stages, as the worker logs them ("agent started", lib/runs/start-stages.ts).
-const startLines = new Map<string, { stages: Record<string, number>; spawnedAt: number; pooledWorktree?: boolean }>();
+const startLines = new Map<string, { stages: Record<string, number>; steps?: Record<string, number>; spawnedAt: number; pooledWorktree?: boolean }>();
 for (const w of workers) {
   let rest = "";
   w.stdout!.on("data", (chunk) => {
@@ -26,8 +26,8 @@ for (const w of workers) {
     rest = lines.pop()!;
     for (const line of lines) {
       if (!line.includes('"agent started"')) continue;
-      const { runId, stages, spawnedAt, pooledWorktree } = JSON.parse(line);
-      startLines.set(runId, { stages, spawnedAt, pooledWorktree });
+      const { runId, stages, steps, spawnedAt, pooledWorktree } = JSON.parse(line);
+      startLines.set(runId, { stages, steps, spawnedAt, pooledWorktree });
     }
   });
 }
@@ -66,6 +66,8 @@ const toRunStarted: number[] = [];
 const toClaim: number[] = [];
 const floor: number[] = [];
 const stageTimes: Record<string, number>[] = [];
+// The steps a stage runs side by side, each on its own (lib/runs/start-stages.ts).
+const stepTimes: Record<string, number>[] = [];
 // Trials whose run took a ready worktree from the project's pool (lib/runs/worktree-pool.ts).
 let pooledStarts = 0;
 for (let i = 0; i < trials; i++) {
@@ -84,6 +86,7 @@ for (let i = 0; i < trials; i++) {
     const jobAdded = start.spawnedAt - start.stages.total;
     const { total: _, ...worker } = start.stages;
     stageTimes.push({ tick: run.queuedAt.getTime() - t0, enqueue: jobAdded - run.queuedAt.getTime(), ...worker, exec: logged - start.spawnedAt });
+    if (start.steps) stepTimes.push(start.steps);
   }
   await waitFor(() => db.prompt.findFirst({ where: { id: prompt.id, status: "done" } }));
   if (nudges) floor.push(created + await directStart());
@@ -134,7 +137,7 @@ console.log(JSON.stringify({
   runStartedP50: median(toRunStarted), runStartedP99: percentile(toRunStarted, 99),
   floorP50: floor.length ? median(floor) : null, floorP99: floor.length ? percentile(floor, 99) : null, runsPerSecond,
   burstFill, burstFillP50: burstFill.length ? median(burstFill) : null,
-  stages: stageSummary(stageTimes), pooledStarts,
+  stages: stageSummary(stageTimes), steps: stageSummary(stepTimes), pooledStarts,
 }));
 
 // Per stage: p50 and p99 over the trials that logged it.

@@ -26,6 +26,9 @@ console.log(`reaction, prompt created → the agent's own first timestamp, with 
 console.log(`  of which prompt created → run claimed p50 ${fmt(withNudges.claimP50)}, → run marked started p50 ${fmt(withNudges.runStartedP50)} (p99 ${fmt(withNudges.runStartedP99)})`);
 const st = withNudges.stages as Record<string, { p50: number; p99: number }>;
 console.log(`  stages p50/p99 (ms): ${Object.entries(st).map(([n, v]) => `${n} ${v.p50}/${v.p99}`).join(", ")}`);
+const steps = (withNudges.steps ?? {}) as Record<string, { p50: number; p99: number }>;
+// Steps run side by side within a stage (checkout, runToken, prices, credentials within "worktree"; the sandbox beside the start being recorded).
+console.log(`  steps within the stages, p50/p99 (ms): ${Object.entries(steps).map(([n, v]) => `${n} ${v.p50}/${v.p99}`).join(", ")}`);
 console.log(`  runs that started in a ready worktree of the project's pool: ${withNudges.pooledStarts} of ${withNudges.trials} (WORKTREE_POOL_SIZE ${process.env.WORKTREE_POOL_SIZE ?? "default"})`);
 console.log("  (tick: created → run claimed by the tick; enqueue: → spawn job added; picked: → a worker took it; claimed … spawned: the worker's steps; exec: agent process spawned → its first instruction)");
 console.log(`floor, creating the prompt + the same agent command spawned directly (same run): p50 ${fmt(withNudges.floorP50)}, p99 ${fmt(withNudges.floorP99)}; reaction / floor: p50 ${(withNudges.p50 / withNudges.floorP50).toFixed(1)}×, p99 ${(withNudges.p99 / withNudges.floorP99).toFixed(1)}×`);

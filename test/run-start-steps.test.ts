@@ -1,4 +1,5 @@
 import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { Writable } from "node:stream";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -6,6 +7,7 @@ import { getDb } from "@/lib/db";
 import { runTick } from "@/lib/loop/tick";
 import { executeRun } from "@/lib/runs/execute";
 import { workerId } from "@/lib/worker-id";
+import { logTo } from "@/lib/log";
 import { addPrompt, createTeamWithProject } from "./helpers/fixtures";
 
 /**
@@ -61,5 +63,30 @@ describe("a run's start steps", () => {
     const remote = await db.run.create({ data: { projectId: project.id, kind: "planner", adapter: after.adapter, agentProfileId: after.agentProfileId, remote: true } });
     await executeRun(remote.id);
     expect(await db.run.findUniqueOrThrow({ where: { id: remote.id } })).toMatchObject({ status: "queued", workerId: null, leaseExpiresAt: null });
+  });
+
+  it("the agent's start is logged once with each stage's duration and each side-by-side step's own", async () => {
+    const db = getDb();
+    const { project } = await createTeamWithProject({ cooldownMs: 0 });
+    const prompt = await addPrompt(project.id, { number: 1, title: "Timed", body: "```file t.txt\nt\n```\n" });
+    await runTick(project.id);
+    const run = await db.run.findFirstOrThrow({ where: { promptId: prompt.id, status: "queued" } });
+    const started: Array<{ runId: string; stages: Record<string, number>; steps: Record<string, number> }> = [];
+    logTo(new Writable({
+      write(chunk, _enc, done) {
+        const line = JSON.parse(chunk.toString());
+        if (line.msg === "agent started") started.push(line);
+        done();
+      },
+    }), "info");
+    await executeRun(run.id);
+    expect(started.map((l) => l.runId)).toEqual([run.id]);
+    expect(Object.keys(started[0].stages)).toEqual(["claimed", "worktree", "prepared", "started", "sandbox", "spawned", "total"]);
+    expect(Object.keys(started[0].steps).sort()).toEqual(["checkout", "credentials", "prices", "record", "runToken", "sandbox"]);
+    for (const ms of Object.values(started[0].steps)) expect(ms).toBeGreaterThanOrEqual(0);
+    // The worktree stage holds its four steps: it lasted at least as long as the slowest (clock reads a millisecond apart).
+    // (A step named `token` would be censored by the log: its name is runToken.)
+    const { checkout, runToken, prices, credentials } = started[0].steps;
+    expect(started[0].stages.worktree + 1).toBeGreaterThanOrEqual(Math.max(checkout, runToken, prices, credentials));
   });
 });

@@ -114,17 +114,17 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
   // The worktree (git processes) and the run's token, prices and credentials (Postgres) do not
   // wait for each other; neither do the sandbox's set-up and the run's start being recorded.
   const [wt, token, prices, credentials] = await settleAll([
-    (async () => {
+    stages.timed("checkout", async () => {
       const made = known
         ? await createWorktree({ repoPath, path: pathOf(known), branch: known, baseBranch })
         : await createFreshWorktree({ repoPath, name: fresh, baseBranch, pathOf, pool });
       // At once: a run that fails from here on leaves the branch to the prompt's next attempt.
       if (prompt && !prompt.branch) await untilDb("branch", () => db.prompt.update({ where: { id: prompt.id }, data: { branch: made.branch } }));
       return made;
-    })(),
-    untilDb("token", () => createRunToken({ id: run.id, projectId: project.id, teamId: project.teamId }, settings.maxRunDurationMs + 10 * 60_000)),
-    untilDb("prices", () => teamPriceTable(project.teamId)),
-    untilDb("credentials", () => credentialsForRun(project.teamId, profile.envAllowList)),
+    }),
+    stages.timed("runToken", () => untilDb("token", () => createRunToken({ id: run.id, projectId: project.id, teamId: project.teamId }, settings.maxRunDurationMs + 10 * 60_000))),
+    stages.timed("prices", () => untilDb("prices", () => teamPriceTable(project.teamId))),
+    stages.timed("credentials", () => untilDb("credentials", () => credentialsForRun(project.teamId, profile.envAllowList))),
   ] as const);
   const branch = wt.branch;
   stages.mark("worktree");
@@ -134,10 +134,10 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
   log.mask(runLogSecrets({ env: childEnv, passed: profile.envAllowList, credentials, token }));
 
   // The agent and the verify command run confined; we commit once the sandbox has ended.
-  const opening = openRunSandbox({ worktree: wt.path, settings, adapter: profile.adapter, token, log: (line) => log.push(line) });
+  const opening = stages.timed("sandbox", () => openRunSandbox({ worktree: wt.path, settings, adapter: profile.adapter, token, log: (line) => log.push(line) }));
   const [, campaignText] = await settleAll([
     opening,
-    (async () => {
+    stages.timed("record", async () => {
       const text = await campaignRunInput(run, prompt, wt.path, (line) => log.push(line));
       stages.mark("prepared");
       await untilDb("start", () => db.run.update({
@@ -149,7 +149,7 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
       await untilDb("route", () => advanceRoutes(prompt?.id ?? null, "delivered", run.id));
       stages.mark("started");
       return text;
-    })(),
+    }),
   ] as const, { onFailure: () => opening.then((s) => s.close(), () => {}) });
   const sandbox = await opening;
   const adapter = supervisedAdapter(requireAdapter(profile.adapter), sandbox, process.execPath);
@@ -166,7 +166,7 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
       runId: run.id, profile, settings, adapter, signal, log, env: { ...childEnv, ...mcp.env }, launch: sandbox.launch,
       onSpawn: () => {
         stages.mark("spawned");
-        getLogger("runs").info({ runId: run.id, stages: stages.durations(), spawnedAt: Date.now(), pooledWorktree: wt.pooled ?? false }, "agent started");
+        getLogger("runs").info({ runId: run.id, stages: stages.durations(), steps: stages.steps(), spawnedAt: Date.now(), pooledWorktree: wt.pooled ?? false }, "agent started");
         // The pool gets back what this run took, once its agent runs (off every run's start).
         if (pool) refillPool({ projectId: project.id, repoPath, baseBranch }, { create: true });
       },

@@ -16,6 +16,26 @@ export class StartStages {
     this.marks.push([name, this.now()]);
   }
 
+  private readonly stepTimes: Record<string, number> = {};
+
+  /**
+   * Times one of the steps a stage runs side by side (the worktree beside the run's token, say):
+   * a stage's duration is its slowest step's, and this says which one that was.
+   */
+  async timed<T>(name: string, step: () => Promise<T>): Promise<T> {
+    const from = this.now();
+    try {
+      return await step();
+    } finally {
+      this.stepTimes[name] = this.now() - from;
+    }
+  }
+
+  /** Each timed step's own duration, in milliseconds. */
+  steps(): Record<string, number> {
+    return { ...this.stepTimes };
+  }
+
   /** Each stage's duration since the previous mark, and `total` since the first. */
   durations(): Record<string, number> {
     const out: Record<string, number> = {};
