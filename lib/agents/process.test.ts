@@ -138,6 +138,15 @@ describe("runAgentProcess", () => {
     await expectNoOrphan(grandchild);
   });
 
+  it("cancels on an abort made the moment it is told of the spawn", async () => {
+    const abort = new AbortController();
+    const stop = new AbortController();
+    const cancelled = await run({ command: "sleep", args: ["30"], signal: abort.signal, onSpawn: () => abort.abort("cancelled at once") });
+    expect(cancelled.result).toMatchObject({ signal: "SIGTERM", timedOut: false, cancelled: true });
+    const stopped = await run({ command: "sleep", args: ["30"], stopNow: stop.signal, onSpawn: () => stop.abort() });
+    expect(stopped.result).toMatchObject({ signal: "SIGKILL", timedOut: false, cancelled: true });
+  });
+
   it("does not start at all when already cancelled", async () => {
     let spawned = false;
     const { result } = await run({ command: "sleep", args: ["5"], signal: AbortSignal.abort(), onSpawn: () => (spawned = true) });

@@ -73,7 +73,6 @@ export function runAgentProcess(opts: RunAgentProcessOptions): Promise<AgentProc
       child.once("error", (error) => reject(new Error(`cannot start ${opts.command} in ${opts.cwd}: ${error.message}`)));
       return;
     }
-    opts.onSpawn?.(pid);
     // An agent may exit without reading its prompt; the EPIPE that follows is not a failure of ours.
     child.stdin.on("error", () => {});
     child.stdin.end(opts.stdin);
@@ -109,6 +108,8 @@ export function runAgentProcess(opts: RunAgentProcessOptions): Promise<AgentProc
       signalGroup(pid, "SIGKILL");
     };
     opts.stopNow?.addEventListener("abort", onStopNow, { once: true });
+    // Told once a cancel or a stop can reach the agent: one that onSpawn itself causes does too.
+    opts.onSpawn?.(pid);
 
     // Whatever the agent left running in its group would hold our pipes open and outlive the run.
     const killLeftovers = () => {
