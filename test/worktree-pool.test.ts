@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { readdir, utimes } from "node:fs/promises";
+import { chmod, readdir, readFile, stat, utimes } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
@@ -10,6 +10,7 @@ import { runTick } from "@/lib/loop/tick";
 import { executeRun } from "@/lib/runs/execute";
 import { mergeRun } from "@/lib/runs/merge";
 import { poolDir, poolFillsSettled } from "@/lib/runs/worktree-pool";
+import { getSandboxStatus } from "@/lib/sandbox/status";
 import { collectPools } from "@/lib/runs/worktree-gc";
 import { addPrompt, createTeamWithProject } from "./helpers/fixtures";
 
@@ -69,6 +70,43 @@ describe("a project's pool of ready worktrees", () => {
     const plannerPath = resolve(dataDir(), "worktrees", project.id, `ringmaster_planner-${planner.id}`);
     expect(planned).toMatchObject({ branch: `ringmaster/planner-${planner.id}`, worktreePath: plannerPath, baseSha: moved });
     expect(refilled.admins).toContain(await adminName(plannerPath));
+    await poolFillsSettled();
+  });
+
+  it("shares each ready worktree with the sandbox's group when it is filled, so a run at the tip starts without walking it again", async () => {
+    const db = getDb();
+    const status = await getSandboxStatus();
+    const user = status.ok ? status.host.user : null;
+    expect(user).not.toBeNull();
+    const { project } = await createTeamWithProject({ cooldownMs: 0 });
+    const pool = poolDir(project.id);
+    const first = await queuedRun(project.id, 1, "First");
+    await executeRun(first.id);
+    expect(await mergeRun(first.id)).toBe("merged");
+    await poolFillsSettled();
+    const names = await readdir(join(pool, "ready"));
+    expect(names.map((n) => n.slice(41))).toEqual(names.map(() => expect.stringMatching(new RegExp(`^[0-9a-f]{8}\\.group-${user!.gid}$`))));
+    // Shared when filled: group-owned and group-writable, as a run's start would have made it.
+    for (const name of names) {
+      const readme = await stat(join(pool, "ready", name, "README.md"));
+      expect([readme.gid, readme.mode & 0o070]).toEqual([user!.gid, 0o060]);
+      // A mark a walk at the start would undo.
+      await chmod(join(pool, "ready", name, "f1.txt"), 0o644);
+    }
+
+    const admins = await Promise.all(names.map((n) => adminName(join(pool, "ready", n))));
+
+    // The agent rewrites a tracked file (it can: the fill shared it) and adds one.
+    await addPrompt(project.id, { number: 2, title: "Second", body: "```file README.md\nrewritten\n```\n```file f2.txt\n2\n```\n" });
+    await runTick(project.id);
+    const second = await db.run.findFirstOrThrow({ where: { projectId: project.id, status: "queued" } });
+    await executeRun(second.id);
+    const run = await db.run.findUniqueOrThrow({ where: { id: second.id } });
+    expect(run.status).toBe("succeeded");
+    expect(admins).toContain(await adminName(run.worktreePath!));
+    expect(await readFile(join(run.worktreePath!, "README.md"), "utf8")).toBe("rewritten\n");
+    // Not walked at the start: the mark is still there.
+    expect((await stat(join(run.worktreePath!, "f1.txt"))).mode & 0o777).toBe(0o644);
     await poolFillsSettled();
   });
 

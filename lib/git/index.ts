@@ -8,7 +8,8 @@ export { COMMITTER, git, gitCheck, GitError, type GitOptions } from "@/lib/git/r
 export { createWorktree, type CreatedWorktree, type CreateWorktreeInput } from "@/lib/git/worktree-create";
 export { createFreshWorktree, type FreshWorktreeInput } from "@/lib/git/worktree-fresh";
 export { drainPool, fillPool, poolChangedAt, type Filled, type FillInput } from "@/lib/git/worktree-pool-fill";
-export { startFromPool, type PoolStartInput } from "@/lib/git/worktree-pool-take";
+export { startFromPool, type PoolStartInput, type PoolTake } from "@/lib/git/worktree-pool-take";
+export type { PoolPreparation } from "@/lib/git/worktree-pool-entry";
 export { worktreeGitPaths, type WorktreeGitPaths } from "@/lib/git/worktree-paths";
 export { listWorktrees, pruneWorktrees, type Worktree } from "@/lib/git/worktree-list";
 export { removeWorktree, UnmergedWorkError, type RemovedWorktree, type RemoveWorktreeInput } from "@/lib/git/worktree-remove";

@@ -19,6 +19,8 @@ export type CreatedWorktree = {
   baseSha: string;
   /** Taken ready from a worktree pool (worktree-pool-take.ts) rather than checked out now. */
   pooled?: true;
+  /** The pool's preparation (PoolPreparation's tag) the taken worktree still has, untouched since. */
+  preparedAs?: string;
 };
 
 const NO_REF = "0".repeat(40);

@@ -3,7 +3,7 @@ import { git, GitError } from "@/lib/git/run";
 import { canonicalPath } from "@/lib/git/worktree-list";
 import { assertOutsideRepository, createWorktree, type CreatedWorktree } from "@/lib/git/worktree-create";
 import { readBranchTips } from "@/lib/git/ref-files";
-import { startFromPool } from "@/lib/git/worktree-pool-take";
+import { startFromPool, type PoolTake } from "@/lib/git/worktree-pool-take";
 
 export type FreshWorktreeInput = {
   repoPath: string;
@@ -45,9 +45,8 @@ export async function createFreshWorktree(input: FreshWorktreeInput): Promise<Cr
   await assertNotBaseBranch(branch, baseBranch);
   await assertOutsideRepository(repoPath, path);
   // A numbered name (the prompt's earlier branch is kept) still starts in a ready worktree.
-  if (input.pool && pooled === UNTRIED && (await startFromPool({ repoPath, pool: input.pool, branch, baseBranch, tip: baseTip, path }))) {
-    return { path: await canonicalPath(path), branch, baseSha: baseTip, pooled: true };
-  }
+  const take = input.pool && pooled === UNTRIED ? await startFromPool({ repoPath, pool: input.pool, branch, baseBranch, tip: baseTip, path }) : null;
+  if (take) return pooledWorktree(path, branch, baseTip, take);
   try {
     await git(repoPath, ["worktree", "add", "--quiet", "-b", branch, "--", path, baseTip]);
   } catch (error) {
@@ -73,6 +72,10 @@ async function fromPool(input: FreshWorktreeInput, pool: string): Promise<Create
   const path = input.pathOf(branch);
   await assertNotBaseBranch(branch, baseBranch);
   await assertOutsideRepository(repoPath, path);
-  if (!(await startFromPool({ repoPath, pool, branch, baseBranch, tip, path }))) return null;
-  return { path: await canonicalPath(path), branch, baseSha: tip, pooled: true };
+  const take = await startFromPool({ repoPath, pool, branch, baseBranch, tip, path });
+  return take ? pooledWorktree(path, branch, tip, take) : null;
+}
+
+async function pooledWorktree(path: string, branch: string, baseSha: string, take: PoolTake): Promise<CreatedWorktree> {
+  return { path: await canonicalPath(path), branch, baseSha, pooled: true, ...(take.preparedAs ? { preparedAs: take.preparedAs } : {}) };
 }

@@ -13,7 +13,22 @@ export const POOL_REASON = "ringmaster: a ready worktree of the pool";
 
 export const readyDir = (pool: string) => join(pool, "ready");
 export const buildingDir = (pool: string) => join(pool, "building");
-export const entryName = (tip: string) => `${tip}-${randomBytes(4).toString("hex")}`;
+/** `<tip>-<random>`, with `.<tag>` when the filler prepared the worktree (FillInput's `prepare`). */
+export const entryName = (tip: string, tag?: string) => `${tip}-${randomBytes(4).toString("hex")}${tag ? `.${tag}` : ""}`;
+
+/** The tip an entry's name says it is checked out at, and the preparation it names (null: none). */
+export function parseEntryName(name: string): { tip: string; tag: string | null } {
+  const dash = name.indexOf("-");
+  const dot = name.indexOf(".", dash);
+  return { tip: name.slice(0, dash), tag: dot === -1 ? null : name.slice(dot + 1) };
+}
+
+/**
+ * What a filler does to each worktree it makes or refreshes before it is ready (off every run's
+ * path), named by `tag`: a run that takes one at the tip, which its checkout left as prepared,
+ * need not do it again.
+ */
+export type PoolPreparation = { tag: string; run: (worktree: string) => Promise<void> };
 
 /** The git admin folder (`<common dir>/worktrees/<name>`) a worktree's `.git` file names. */
 export async function adminDirOf(worktree: string): Promise<string> {

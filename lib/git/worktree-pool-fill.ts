@@ -2,9 +2,9 @@ import { mkdir, open, readdir, readFile, realpath, rename, rm, rmdir, stat } fro
 import { dirname, join } from "node:path";
 import { branchSha } from "@/lib/git/refs";
 import { git, GitError } from "@/lib/git/run";
-import { buildingDir, entryName, errorCode, isPoolAdmin, POOL_REASON, readyDir, relink, removePooled } from "@/lib/git/worktree-pool-entry";
+import { buildingDir, entryName, errorCode, isPoolAdmin, POOL_REASON, readyDir, relink, removePooled, type PoolPreparation } from "@/lib/git/worktree-pool-entry";
 
-export type FillInput = { repoPath: string; pool: string; baseBranch: string; size: number };
+export type FillInput = { repoPath: string; pool: string; baseBranch: string; size: number; prepare?: PoolPreparation };
 export type Filled = { added: number; refreshed: number; removed: number };
 
 // A filler that died keeps its lock this long; a checkout of a large repository fits well within.
@@ -75,7 +75,8 @@ async function sweepBuilding(repoPath: string | null, pool: string): Promise<num
  * go. Null when another process fills it now. Off any run's path: a run only takes (startFromPool).
  */
 export async function fillPool(input: FillInput): Promise<Filled | null> {
-  const { repoPath, pool, baseBranch, size } = input;
+  const { repoPath, pool, baseBranch, size, prepare } = input;
+  if (prepare && !/^[A-Za-z0-9_-]+$/.test(prepare.tag)) throw new Error(`a pool preparation's tag must be letters, digits, _ and -: ${prepare.tag}`);
   await mkdir(readyDir(pool), { recursive: true });
   await mkdir(buildingDir(pool), { recursive: true });
   const release = await lockPool(pool);
@@ -91,7 +92,8 @@ export async function fillPool(input: FillInput): Promise<Filled | null> {
         const at = await claim(pool, name);
         if (!at) continue;
         if (fresh < size && (await checkoutAt(at, tip))) {
-          await publish(pool, at, entryName(tip));
+          await prepare?.run(at);
+          await publish(pool, at, entryName(tip, prepare?.tag));
           fresh++;
           filled.refreshed++;
         } else {
@@ -100,9 +102,10 @@ export async function fillPool(input: FillInput): Promise<Filled | null> {
         }
       }
       for (; fresh < size; fresh++) {
-        const name = entryName(tip);
+        const name = entryName(tip, prepare?.tag);
         const at = join(buildingDir(pool), name);
         await git(repoPath, ["worktree", "add", "--quiet", "--detach", "--lock", "--reason", POOL_REASON, "--", at, tip]);
+        await prepare?.run(at);
         await publish(pool, at, name);
         filled.added++;
       }

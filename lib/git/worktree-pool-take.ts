@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, realpath, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { git } from "@/lib/git/run";
-import { errorCode, readyDir, relink, removePooled, writeWhole } from "@/lib/git/worktree-pool-entry";
+import { errorCode, parseEntryName, readyDir, relink, removePooled, writeWhole } from "@/lib/git/worktree-pool-entry";
 
 export type PoolStartInput = {
   repoPath: string;
@@ -18,35 +18,39 @@ export type PoolStartInput = {
 
 const NO_REF = "0".repeat(40);
 
+/** A worktree taken: `preparedAs` names the filler's preparation it still has (null: none, or its checkout changed files since). */
+export type PoolTake = { preparedAs: string | null };
+
 /**
  * Starts a new branch in a ready worktree of the pool instead of checking one out: the folder is
  * renamed to `path` (atomic: of any number of processes taking at once, each gets another one),
  * and the branch is made at the tip it already holds, in one git process. One at an earlier tip
  * (the base moved since the pool was filled: in a busy project, after every merge) is taken too
  * when none is at `tip`, and brought there by the branch's checkout, which rewrites only the files
- * that changed. False, with nothing made, when the pool is empty or another taker was first, when
+ * that changed. Null, with nothing made, when the pool is empty or another taker was first, when
  * `path` is taken or when the branch exists: the caller checks one out instead.
  */
-export async function startFromPool(input: PoolStartInput): Promise<boolean> {
+export async function startFromPool(input: PoolStartInput): Promise<PoolTake | null> {
   const { pool, tip, path } = input;
   const ready = await readdir(readyDir(pool)).catch(() => [] as string[]);
   const atTip = ready.filter((name) => name.startsWith(`${tip}-`));
   const candidates = [...atTip, ...ready.filter((name) => !atTip.includes(name))];
-  if (candidates.length === 0) return false;
+  if (candidates.length === 0) return null;
   await mkdir(dirname(path), { recursive: true });
   for (const name of candidates) {
     try {
       await rename(join(readyDir(pool), name), path);
     } catch (error) {
       if (errorCode(error) === "ENOENT") continue;
-      return false;
+      return null;
     }
     // Ours alone from here: made the run's, or removed (whatever failed, the caller's checkout
     // finds the branch if it was made, and continues on it).
-    if (await adopt(input, name.slice(0, name.indexOf("-"))).catch(() => false)) return true;
+    const held = parseEntryName(name);
+    if (await adopt(input, held.tip).catch(() => false)) return { preparedAs: held.tip === tip ? held.tag : null };
     await removePooled(path);
   }
-  return false;
+  return null;
 }
 
 /** `held`: the tip the worktree's name says it is checked out at. */

@@ -101,8 +101,47 @@ describe("the worktree pool", () => {
     const entry = await adminName(join(other, "ready", atTip));
     await rename(join(other, "ready", atTip), join(pool, "ready", atTip));
     const path = join(worktrees, "ringmaster_1");
-    expect(await startFromPool({ repoPath: repo, pool, branch: "ringmaster/1", baseBranch: "main", tip: moved, path })).toBe(true);
+    expect(await startFromPool({ repoPath: repo, pool, branch: "ringmaster/1", baseBranch: "main", tip: moved, path })).toEqual({ preparedAs: null });
     expect([await adminName(path), await headSha(path), await ready(pool)]).toEqual([entry, moved, [old]]);
+  });
+
+  it("prepares each worktree it adds or refreshes before it is ready, and a take at the tip says it still has that preparation", async () => {
+    const { repo, worktrees } = await makeSandbox();
+    const pool = join(worktrees, ".pool");
+    const prepared: string[] = [];
+    // What the sandbox does (its group's access); here a mark in the folder, seen by the take.
+    const prepare = { tag: "g1234", run: async (at: string) => { prepared.push(at); await writeFile(join(at, ".git-prepared"), "yes"); } };
+    expect(await fillPool({ repoPath: repo, pool, baseBranch: "main", size: 2, prepare })).toEqual({ added: 2, refreshed: 0, removed: 0 });
+    const names = await ready(pool);
+    expect(names.map((n) => n.slice(41))).toEqual([expect.stringMatching(/^[0-9a-f]{8}\.g1234$/), expect.stringMatching(/^[0-9a-f]{8}\.g1234$/)]);
+    // Prepared in building/, before a run could take it.
+    expect(prepared.map((p) => basename(join(p, "..")))).toEqual(["building", "building"]);
+    expect(prepared.map((p) => basename(p)).sort()).toEqual(names);
+
+    const tip = await branchSha(repo, "main");
+    const first = join(worktrees, "ringmaster_1");
+    expect(await startFromPool({ repoPath: repo, pool, branch: "ringmaster/1", baseBranch: "main", tip, path: first })).toEqual({ preparedAs: "g1234" });
+    expect(await readFile(join(first, ".git-prepared"), "utf8")).toBe("yes");
+    await fillPool({ repoPath: repo, pool, baseBranch: "main", size: 1, prepare });
+    const second = await createFreshWorktree({ repoPath: repo, name: "ringmaster/2-b", baseBranch: "main", pathOf: pathIn(worktrees), pool });
+    expect(second).toEqual({ path: join(worktrees, "ringmaster_2-b"), branch: "ringmaster/2-b", baseSha: tip, pooled: true, preparedAs: "g1234" });
+
+    // The base moved: a worktree of the earlier tip is checked out anew at the take, which changes files: not prepared any more.
+    await fillPool({ repoPath: repo, pool, baseBranch: "main", size: 1, prepare });
+    const moved = await commitFiles(repo, { "later.txt": "later\n" }, "base moves on");
+    const third = await createFreshWorktree({ repoPath: repo, name: "ringmaster/3-c", baseBranch: "main", pathOf: pathIn(worktrees), pool });
+    expect(third).toEqual({ path: join(worktrees, "ringmaster_3-c"), branch: "ringmaster/3-c", baseSha: moved, pooled: true });
+
+    // A refresh prepares again; an unprepared pool names no preparation.
+    prepared.length = 0;
+    await fillPool({ repoPath: repo, pool, baseBranch: "main", size: 1 });
+    const [plain] = await ready(pool);
+    expect(plain.slice(41)).toMatch(/^[0-9a-f]{8}$/);
+    await commitFiles(repo, { "again.txt": "again\n" }, "base moves again");
+    expect(await fillPool({ repoPath: repo, pool, baseBranch: "main", size: 1, prepare })).toEqual({ added: 0, refreshed: 1, removed: 0 });
+    expect(prepared).toHaveLength(1);
+    expect((await ready(pool))[0].slice(41)).toMatch(/^[0-9a-f]{8}\.g1234$/);
+    await expect(fillPool({ repoPath: repo, pool, baseBranch: "main", size: 1, prepare: { tag: "a/b", run: prepare.run } })).rejects.toThrow("a pool preparation's tag must be letters, digits, _ and -: a/b");
   });
 
   it("leaves a branch that exists as it is when the worktree it would take is of an earlier tip", async () => {
@@ -110,7 +149,7 @@ describe("the worktree pool", () => {
     const moved = await commitFiles(repo, { "later.txt": "later\n" }, "base moves on");
     await git(repo, ["branch", "ringmaster/1", tip]);
     const path = join(worktrees, "ringmaster_1");
-    expect(await startFromPool({ repoPath: repo, pool, branch: "ringmaster/1", baseBranch: "main", tip: moved, path })).toBe(false);
+    expect(await startFromPool({ repoPath: repo, pool, branch: "ringmaster/1", baseBranch: "main", tip: moved, path })).toBeNull();
     expect([existsSync(path), await branchSha(repo, "ringmaster/1"), await ready(pool), (await listWorktrees(repo)).length]).toEqual([false, tip, [], 1]);
   });
 
@@ -153,7 +192,7 @@ describe("the worktree pool", () => {
       child.stdout.on("data", (c) => { out += c; });
       return {
         ready: new Promise<void>((resolve) => child.stdout.on("data", () => { if (out.includes("ready")) resolve(); })),
-        took: new Promise<boolean>((resolve) => child.on("close", () => resolve(JSON.parse(out.split("\n").filter(Boolean).at(-1)!)))),
+        took: new Promise<unknown>((resolve) => child.on("close", () => resolve(JSON.parse(out.split("\n").filter(Boolean).at(-1)!)))),
         path: join(worktrees, `p${i}`),
       };
     });
@@ -170,7 +209,7 @@ describe("the worktree pool", () => {
     const other = await makeSandbox();
     expect(await branchSha(other.repo, "main")).toBe(tip);
     const path = join(other.worktrees, "ringmaster_1");
-    expect(await startFromPool({ repoPath: other.repo, pool, branch: "ringmaster/1", baseBranch: "main", tip, path })).toBe(false);
+    expect(await startFromPool({ repoPath: other.repo, pool, branch: "ringmaster/1", baseBranch: "main", tip, path })).toBeNull();
     expect([existsSync(path), await branchExists(other.repo, "ringmaster/1"), await ready(pool)]).toEqual([false, false, []]);
   });
 
@@ -192,7 +231,7 @@ describe("the worktree pool", () => {
     await git(repo, ["update-ref", "refs/heads/ringmaster/1", old]);
     await git(repo, ["reset", "--quiet", "--hard", tip]);
     const path = join(worktrees, "ringmaster_1");
-    expect(await startFromPool({ repoPath: repo, pool, branch: "ringmaster/1", baseBranch: "main", tip, path })).toBe(false);
+    expect(await startFromPool({ repoPath: repo, pool, branch: "ringmaster/1", baseBranch: "main", tip, path })).toBeNull();
     expect([existsSync(path), await branchSha(repo, "ringmaster/1"), await ready(pool), (await listWorktrees(repo)).length]).toEqual([false, old, [], 1]);
   });
 
@@ -202,7 +241,7 @@ describe("the worktree pool", () => {
     const moved = await commitFiles(repo, { "later.txt": "later\n" }, "base moves on");
     await rename(join(pool, "ready", name), join(pool, "ready", `${moved}-${name.slice(41)}`));
     const path = join(worktrees, "ringmaster_1");
-    expect(await startFromPool({ repoPath: repo, pool, branch: "ringmaster/1", baseBranch: "main", tip: moved, path })).toBe(false);
+    expect(await startFromPool({ repoPath: repo, pool, branch: "ringmaster/1", baseBranch: "main", tip: moved, path })).toBeNull();
     expect([existsSync(path), await branchExists(repo, "ringmaster/1"), await ready(pool), (await listWorktrees(repo)).length]).toEqual([false, false, [], 1]);
   });
 

@@ -134,7 +134,7 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
   log.mask(runLogSecrets({ env: childEnv, passed: profile.envAllowList, credentials, token }));
 
   // The agent and the verify command run confined; we commit once the sandbox has ended.
-  const opening = stages.timed("sandbox", () => openRunSandbox({ worktree: wt.path, settings, adapter: profile.adapter, token, log: (line) => log.push(line) }));
+  const opening = stages.timed("sandbox", () => openRunSandbox({ worktree: wt.path, preparedAs: wt.preparedAs, settings, adapter: profile.adapter, token, log: (line) => log.push(line) }));
   const [, campaignText] = await settleAll([
     opening,
     stages.timed("record", async () => {

@@ -7,6 +7,7 @@ import { DEMO_AGENT_PATH } from "@/lib/agents/demo";
 import { networkPolicy } from "@/lib/sandbox/policy";
 import { startSandbox, type SandboxSession } from "@/lib/sandbox/session";
 import { getSandboxStatus } from "@/lib/sandbox/status";
+import { sandboxShareTag } from "@/lib/sandbox/ownership";
 import type { EgressCounts } from "@/lib/sandbox/egress-proxy";
 import { runMcpServe } from "@/lib/runs/mcp";
 
@@ -26,7 +27,11 @@ const UNSANDBOXED: SandboxSession = {
  * cannot be made, the run is refused, unless an admin opted the project into unsandboxed runs
  * and the operator allows such opt-ins.
  */
-export async function openRunSandbox(input: { worktree: string; settings: SandboxSettings; adapter: string; token?: string; log: (line: string) => void }): Promise<SandboxSession> {
+export async function openRunSandbox(input: {
+  worktree: string; settings: SandboxSettings; adapter: string; token?: string; log: (line: string) => void;
+  /** The pool's preparation the worktree still has (CreatedWorktree's preparedAs). */
+  preparedAs?: string;
+}): Promise<SandboxSession> {
   const status = await getSandboxStatus();
   if (!status.ok) {
     if (!input.settings.unsandboxed) {
@@ -41,8 +46,10 @@ export async function openRunSandbox(input: { worktree: string; settings: Sandbo
   // Read from git's own files: a git process here counts on the path of every run.
   const { commonDir, worktreeDir, branchRef } = await worktreeGitPaths(input.worktree);
   if (!branchRef?.startsWith("refs/heads/")) throw new Error(`the worktree ${input.worktree} has no branch checked out`);
+  const { user } = status.host;
   return startSandbox(status.host, {
     worktree: input.worktree,
+    worktreeShared: user !== null && input.preparedAs === sandboxShareTag(user),
     git: { commonDir, worktreeDir, branchRefsDir: join(commonDir, dirname(branchRef)) },
     policy: networkPolicy(input.settings, input.adapter),
     readOnly: [DEMO_AGENT_PATH],

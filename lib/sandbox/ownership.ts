@@ -27,7 +27,8 @@ export async function runIgnoringVanished(cmd: string, args: string[]): Promise<
  * refs and logs) stays owned by us but becomes writable for the sandbox user's group; the
  * setgid bit keeps new folders in the group. Nothing is handed over and back, so a worker that
  * dies mid-run leaves no folder our own git would refuse as someone else's. Run before every
- * sandbox, as files our git wrote since (a rebase) are not group-writable yet.
+ * sandbox, as files our git wrote since (a rebase) are not group-writable yet; a worktree of the
+ * pool that was shared when it was filled (sandboxShareTag) and not checked out since is not walked again.
  */
 export async function shareWithSandboxGroup(paths: string[], user: SandboxUser): Promise<void> {
   const present = paths.filter(existsSync);
@@ -35,6 +36,9 @@ export async function shareWithSandboxGroup(paths: string[], user: SandboxUser):
   // One process started from here, not three: a start forks the whole worker, on the path of every run.
   await runIgnoringVanished("/bin/sh", ["-c", SHARE_SCRIPT, "share", String(user.gid), ...present]);
 }
+
+/** The pool's name for a worktree already shared with this sandbox user's group (lib/runs/worktree-pool.ts). */
+export const sandboxShareTag = (user: NonNullable<SandboxUser>) => `group-${user.gid}`;
 
 // All three steps run whatever the one before said (a vanished file is not a reason to stop);
 // any failure fails the script, and stderr holds every complaint for runIgnoringVanished to judge.

@@ -28,6 +28,8 @@ export type SandboxSession = {
 
 export type SandboxInput = {
   worktree: string;
+  /** The worktree is already shared with the sandbox's group (a prepared one of the pool): only the git parts are. */
+  worktreeShared?: boolean;
   git: SandboxMounts["git"];
   policy: NetworkPolicy;
   /** Ringmaster's own files an agent command runs (the demo agent). */
@@ -67,7 +69,7 @@ export async function startSandbox(host: SandboxHost, input: SandboxInput): Prom
     if (egressDir && input.mcp) gateway = await startMcpGateway({ socketPath: join(egressDir, "mcp.sock"), ...input.mcp });
     // A fresh bare clone has no reflog folder yet, and a packed branch no loose-ref folder.
     if (input.git) for (const dir of writableGitParts(input.git)) await mkdir(dir, { recursive: true });
-    await shareWithSandboxGroup([input.worktree, ...(input.git ? writableGitParts(input.git) : [])], host.user);
+    await shareWithSandboxGroup([...(input.worktreeShared ? [] : [input.worktree]), ...(input.git ? writableGitParts(input.git) : [])], host.user);
   } catch (err) {
     await proxy?.close();
     await gateway?.close();
