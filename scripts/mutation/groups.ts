@@ -48,7 +48,7 @@ export const GROUPS: Record<string, MutationGroup> = {
   // what of the agent's output is kept on the run while it runs.
   "runs-agent-step": {
     modules: ["lib/runs/agent-step.ts"],
-    tests: ["test/runs.test.ts", "test/run-ceilings.test.ts", "test/run-session-usage.test.ts"],
+    tests: ["test/agent-step.test.ts", "test/runs.test.ts"],
   },
   // A runner's long-poll for work.
   "runners-poll": {
@@ -87,7 +87,7 @@ export const GROUPS: Record<string, MutationGroup> = {
   // The fallback without webhooks: stale deliveries queued again, open pull requests polled.
   "github-poll": {
     modules: ["lib/github/poll.ts"],
-    tests: ["test/github-ci.test.ts", "test/github-deliveries.test.ts"],
+    tests: ["test/github-poll.test.ts", "test/github-ci.test.ts", "test/github-deliveries.test.ts"],
   },
   crypto: {
     modules: ["lib/crypto/secrets.ts"],
@@ -124,6 +124,42 @@ export const GROUPS: Record<string, MutationGroup> = {
 };
 
 export const EQUIVALENTS: Equivalent[] = [
+  {
+    file: "lib/runs/agent-step.ts", original: 'e.type === "usage" || e.type === "result"', replacement: "true",
+    reason: "a save on an event that carries no usage writes the totals the last usage line left, throttled to once a second as before",
+  },
+  {
+    file: "lib/runs/agent-step.ts", original: 'e.type === "init" || e.type === "usage"', replacement: "true",
+    reason: "only init and usage events carry a model (AgentEvent): the e.model check that follows lets no other through",
+  },
+  {
+    file: "lib/runs/agent-step.ts", original: "true", replacement: "false",
+    reason: "modelSeen and sessionSeen only save a write: each is written where the run has none (model: null, sessionId: null), so a later one changes nothing (sawSignal's true, the third, is killed)",
+  },
+  {
+    file: "lib/runs/agent-step.ts", original: 'e.type === "init" && e.sessionId', replacement: "true",
+    reason: "isSessionId refuses a missing id, and only init events carry one (AgentEvent)",
+  },
+  {
+    file: "lib/runs/agent-step.ts", original: 'e.type === "init" && e.sessionId', replacement: 'e.type === "init" || e.sessionId',
+    reason: "isSessionId refuses a missing id, and only init events carry one (AgentEvent)",
+  },
+  {
+    file: "lib/runs/agent-step.ts", original: 'e.type === "init"', replacement: "true",
+    reason: "only init events carry a session id (line 80), and on line 75 true || usage is the model check's own equivalent above",
+  },
+  {
+    file: "lib/runs/agent-step.ts", original: '{ runId, step: "ledger" }', replacement: "{}",
+    reason: "the run id and the step's name only label the log line of a wait for Postgres; an answering Postgres has no wait",
+  },
+  {
+    file: "lib/runs/agent-step.ts", original: '"ledger"', replacement: '""',
+    reason: "the step's name only labels the log line of a wait for Postgres; an answering Postgres has no wait",
+  },
+  {
+    file: "lib/runs/agent-step.ts", original: "Date.now() - savedAt < 1000", replacement: "Date.now() - savedAt <= 1000",
+    reason: "a write exactly 1000 ms after the last or not: the next usage line or the result writes the same figures",
+  },
   {
     file: "lib/runs/complete.ts", original: "outcome.countAttempt ?? true", replacement: "outcome.countAttempt && true",
     reason: "an absent countAttempt stays undefined and takes failPromptAttempt's default, true",
