@@ -2,7 +2,6 @@
 // while the agent works. The "CLI" is a shell script printing Claude Code's stream-json lines
 // (the real format, parsed by the real adapter), so each line and exit is the test's to choose.
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
-import { Writable } from "node:stream";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -10,7 +9,7 @@ import { getDb } from "@/lib/db";
 import { claudeAdapter } from "@/lib/agents/claude";
 import type { AgentAdapter } from "@/lib/agents/types";
 import { isAlive } from "@/lib/agents/testing";
-import { logTo } from "@/lib/log";
+import { captureLogs } from "@/lib/log-capture";
 import { runAgentAndVerify } from "@/lib/runs/agent-step";
 import { RunLogSink } from "@/lib/runs/log-sink";
 import { DEFAULT_LOOP_LIMITS } from "@/lib/spend/loop-detector";
@@ -132,19 +131,12 @@ describe("runAgentAndVerify", () => {
         RETURN NEW;
       END $$ LANGUAGE plpgsql`);
     await db.$executeRawUnsafe(`CREATE TRIGGER refuse_first_ledger_write BEFORE INSERT ON "SpendEntry" FOR EACH ROW EXECUTE FUNCTION refuse_first_ledger_write()`);
-    const warned: Array<Record<string, unknown>> = [];
-    logTo(new Writable({
-      write(chunk, _enc, done) {
-        const entry = JSON.parse(chunk.toString());
-        if (entry.name === "runs") warned.push({ level: entry.level, msg: entry.msg, runId: entry.runId, err: entry.err });
-        done();
-      },
-    }), "info");
+    const logged = captureLogs("info");
     try {
       const { run } = await step([assistant("m1", "hi", { input_tokens: 100, output_tokens: 40 }), "sleep 0.3", assistant("m2", "more", { input_tokens: 1, output_tokens: 2 }), result()].join("\n"));
       const sum = await db.spendEntry.aggregate({ where: { runId: run.id }, _sum: { inputTokens: true, outputTokens: true } });
       expect(sum._sum).toEqual({ inputTokens: 101, outputTokens: 42 });
-      expect(warned).toEqual([{ level: 40, msg: "spend ledger write failed; retried with the next line", runId: run.id, err: expect.stringContaining("ledger write refused by the test") }]);
+      expect(logged.filter((l) => l.name === "runs").map(({ level, msg, runId, err }) => ({ level, msg, runId, err }))).toEqual([{ level: 40, msg: "spend ledger write failed; retried with the next line", runId: run.id, err: expect.stringContaining("ledger write refused by the test") }]);
     } finally {
       await db.$executeRawUnsafe(`DROP TRIGGER refuse_first_ledger_write ON "SpendEntry"`);
     }

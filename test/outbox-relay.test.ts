@@ -1,10 +1,9 @@
 // The outbox in process, on the shared Redis: what each message kind publishes, the relay's
 // age window, limit and order, the scheduler it follows, and what a closed producer leaves.
-import { Writable } from "node:stream";
 import { Client } from "pg";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createDb, getDb } from "@/lib/db";
-import { logTo } from "@/lib/log";
+import { captureLogs } from "@/lib/log-capture";
 import { closeQueues, getQueue, publishOutbox, publishOutboxBatched, recordOutbox, relayOutbox, sendViaOutbox, syncTickScheduler, tickSchedulerId, type OutboxMessage } from "@/lib/queues";
 import { isKnownDown, publishTogether } from "@/lib/queues/outbox";
 import { closeRedis, getRedis } from "@/lib/redis/connections";
@@ -18,17 +17,10 @@ const jobs = async (queue: "tick" | "merge" | "spawn" | "github") =>
   (await getQueue(queue).getJobs(["waiting", "delayed", "prioritized"])).filter((j) => j.name !== "scheduled").map((j) => [j.id, j.name, j.data]);
 
 // What the outbox logs, as [level, message, fields]: where a kept wake-up is said.
-const logged: Array<[number, string, Record<string, unknown>]> = [];
-beforeEach(() => {
-  logged.length = 0;
-  logTo(new Writable({
-    write(chunk, _enc, done) {
-      const { level, msg, name, err, left } = JSON.parse(chunk.toString());
-      if (name === "outbox") logged.push([level, msg, left === undefined ? { err } : { err, left }]);
-      done();
-    },
-  }));
-});
+let lines: Array<Record<string, unknown>> = [];
+beforeEach(() => { lines = captureLogs(); });
+const outboxSaid = () => lines.filter((l) => l.name === "outbox")
+  .map(({ level, msg, err, left }) => [level, msg, left === undefined ? { err } : { err, left }]);
 
 /**
  * The rows as another session sees them: every committed row, and those it can lock. What a
@@ -85,7 +77,7 @@ describe("recordOutbox and publishOutbox", () => {
     await publishOutbox(rows);
     expect(await kept()).toEqual([]);
     expect(await committedAndFree()).toEqual([]);
-    expect(logged).toEqual([]);
+    expect(outboxSaid()).toEqual([]);
     expect(await jobs("tick")).toEqual([[expect.any(String), "nudge", { projectId: project.id, reason: "run succeeded" }]]);
     expect(await jobs("merge")).toEqual([["merge-run-m", "merge", { runId: "run-m" }]]);
     expect(await jobs("spawn")).toEqual([["run-s", "spawn", { runId: "run-s" }]]);
@@ -142,7 +134,7 @@ describe("publishTogether", () => {
     await Promise.all([publishOutboxBatched(slack), publishOutboxBatched(spawn)]);
     expect(await kept()).toEqual([["spawn", { kind: "spawn", runId: "run:bad" }]]);
     expect(await committedAndFree()).toEqual(["spawn"]);
-    expect(logged).toEqual([[40, "work order kept in the outbox until Redis answers", { err: "Custom Id cannot contain :", left: 1 }]]);
+    expect(outboxSaid()).toEqual([[40, "work order kept in the outbox until Redis answers", { err: "Custom Id cannot contain :", left: 1 }]]);
     expect((await getQueue("slack").getJobs(["waiting"])).map((j) => [j.id, j.data])).toEqual([["slack-77", { deliveryRowId: "77" }]]);
   });
 });
@@ -230,7 +222,7 @@ describe("with the producer connection closed", () => {
     await publishOutbox(rows);
     expect(await kept()).toEqual([["tick", { kind: "tick", projectId: project.id, reason: "while away" }]]);
     // Failed fast on the closed connection rather than waiting for it, and said how many it kept.
-    expect(logged).toEqual([[40, "wake-up kept in the outbox until Redis answers", { err: "Redis is unreachable (end)", left: 1 }]]);
+    expect(outboxSaid()).toEqual([[40, "wake-up kept in the outbox until Redis answers", { err: "Redis is unreachable (end)", left: 1 }]]);
     // Committed and unlocked: the relay can take it.
     expect(await committedAndFree()).toEqual(["tick"]);
 
@@ -253,7 +245,7 @@ describe("with the producer connection closed", () => {
     await getDb().outbox.deleteMany();
     await closeProducer();
     await publishOutbox(rows);
-    expect(logged).toEqual([]);
+    expect(outboxSaid()).toEqual([]);
   });
 
   it("the relay leaves Redis alone when another worker holds every due row, and answers 0 at once", async () => {
@@ -318,7 +310,7 @@ describe("while a message is being published", () => {
       { kind: "merge", runId: "never-tried" },
     ]);
     await publishOutbox(rows);
-    expect(logged).toEqual([[40, "wake-up kept in the outbox until Redis answers", { err: "Custom Id cannot contain :", left: 2 }]]);
+    expect(outboxSaid()).toEqual([[40, "wake-up kept in the outbox until Redis answers", { err: "Custom Id cannot contain :", left: 2 }]]);
     expect((await kept()).map(([kind]) => kind)).toEqual(["spawn", "merge"]);
     expect(await committedAndFree()).toEqual(["spawn", "merge"]);
     expect(await jobs("tick")).toEqual([[expect.any(String), "nudge", { projectId: project.id, reason: "sent" }]]);
@@ -340,7 +332,7 @@ describe("a fast path Postgres refuses", () => {
       holder.__ringmasterDb = real;
       await away.pool.end();
     }
-    expect(logged).toEqual([[40, "wake-up kept in the outbox for the relay", { err: "connect ECONNREFUSED 127.0.0.1:1" }]]);
+    expect(outboxSaid()).toEqual([[40, "wake-up kept in the outbox for the relay", { err: "connect ECONNREFUSED 127.0.0.1:1" }]]);
     expect(await committedAndFree()).toEqual(["tick"]);
   });
 
@@ -349,10 +341,10 @@ describe("a fast path Postgres refuses", () => {
     const project = await runningProject();
     const rows = await record([{ kind: "tick", projectId: project.id, reason: "next" }]);
     await publishOutbox([{ id: "not-a-row-id", message: { kind: "spawn", runId: "r" } }]);
-    expect(logged).toEqual([[40, "wake-up kept in the outbox for the relay", { err: 'invalid input syntax for type bigint: "not-a-row-id"' }]]);
+    expect(outboxSaid()).toEqual([[40, "wake-up kept in the outbox for the relay", { err: 'invalid input syntax for type bigint: "not-a-row-id"' }]]);
     // The connection went back to the pool rolled back: the next publish on it goes through.
     await publishOutbox(rows);
-    expect(logged).toHaveLength(1);
+    expect(outboxSaid()).toHaveLength(1);
     expect(await committedAndFree()).toEqual([]);
     expect(await jobs("tick")).toEqual([[expect.any(String), "nudge", { projectId: project.id, reason: "next" }]]);
   });

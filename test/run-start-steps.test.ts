@@ -1,5 +1,4 @@
 import { mkdtemp, readdir, rm } from "node:fs/promises";
-import { Writable } from "node:stream";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -7,7 +6,7 @@ import { getDb } from "@/lib/db";
 import { runTick } from "@/lib/loop/tick";
 import { executeRun } from "@/lib/runs/execute";
 import { workerId } from "@/lib/worker-id";
-import { logTo } from "@/lib/log";
+import { captureLogs } from "@/lib/log-capture";
 import { addPrompt, createTeamWithProject } from "./helpers/fixtures";
 
 /**
@@ -71,15 +70,9 @@ describe("a run's start steps", () => {
     const prompt = await addPrompt(project.id, { number: 1, title: "Timed", body: "```file t.txt\nt\n```\n" });
     await runTick(project.id);
     const run = await db.run.findFirstOrThrow({ where: { promptId: prompt.id, status: "queued" } });
-    const started: Array<{ runId: string; stages: Record<string, number>; steps: Record<string, number> }> = [];
-    logTo(new Writable({
-      write(chunk, _enc, done) {
-        const line = JSON.parse(chunk.toString());
-        if (line.msg === "agent started") started.push(line);
-        done();
-      },
-    }), "info");
+    const logged = captureLogs("info");
     await executeRun(run.id);
+    const started = logged.filter((l) => l.msg === "agent started") as Array<{ runId: string; stages: Record<string, number>; steps: Record<string, number> }>;
     expect(started.map((l) => l.runId)).toEqual([run.id]);
     expect(Object.keys(started[0].stages)).toEqual(["claimed", "worktree", "prepared", "started", "sandbox", "spawned", "total"]);
     expect(Object.keys(started[0].steps).sort()).toEqual(["checkout", "credentials", "prices", "record", "runToken", "sandbox"]);

@@ -1,6 +1,5 @@
-import { Writable } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { logTo } from "@/lib/log";
+import { captureLogs } from "@/lib/log-capture";
 import { POSTGRES_OUTAGE_MS, retryBackoffMs, retryWithBackoff, whenPostgresAnswers } from "@/lib/runs/backoff";
 
 describe("retryBackoffMs", () => {
@@ -82,10 +81,9 @@ describe("retryWithBackoff", () => {
 });
 
 describe("whenPostgresAnswers", () => {
-  const lines: Array<Record<string, unknown>> = [];
+  let lines: Array<Record<string, unknown>> = [];
   beforeEach(() => {
-    lines.length = 0;
-    logTo(new Writable({ write(chunk, _enc, done) { lines.push(JSON.parse(chunk.toString())); done(); } }));
+    lines = captureLogs();
     vi.useFakeTimers();
   });
   afterEach(() => vi.useRealTimers());
