@@ -37,8 +37,10 @@ async function step(script: string, opts: {
   model?: string; signal?: AbortSignal; onSpawn?: () => void;
   /** Runs beside the agent, which waits for a file `go` in its worktree when its script says so. */
   whileRunning?: (at: { runId: string; worktree: string }) => Promise<void>;
+  beforeStart?: (projectId: string) => Promise<unknown>;
 } = {}) {
   const { run, project, team, profile } = await liveRun();
+  await opts.beforeStart?.(project.id);
   const worktree = await mkdtemp(join(tmpdir(), "rm-agent-step-"));
   const log = new RunLogSink(run.id);
   const stepping = runAgentAndVerify({
@@ -71,6 +73,10 @@ describe("runAgentAndVerify", () => {
     let spawned = 0;
     // Another live run: nothing of this one's is written on it.
     const bystander = await liveRun();
+    // The model's and the session's writes are slow: the step waits for them all the same.
+    await getDb().$executeRawUnsafe(`CREATE OR REPLACE FUNCTION slow_run_identity() RETURNS trigger AS $$
+      BEGIN PERFORM pg_sleep(0.3); RETURN NEW; END $$ LANGUAGE plpgsql`);
+    await getDb().$executeRawUnsafe(`CREATE TRIGGER slow_run_identity BEFORE UPDATE OF model, "sessionId" ON "Run" FOR EACH ROW EXECUTE FUNCTION slow_run_identity()`);
     const { outcome, lines, run } = await step([
       init(undefined, "not a session id"), init("claude-from-init", SESSION), init("claude-later", LATER_SESSION),
       "echo 'something went sideways' >&2", assistant("m1", "hi"), result(),
@@ -81,6 +87,7 @@ describe("runAgentAndVerify", () => {
     expect(lines.filter((l) => l.startsWith('{"type":"assistant"'))).toHaveLength(1);
     // The model and the session are on the row when the step returns.
     expect(await runRow(run.id)).toMatchObject({ model: "claude-from-init", sessionId: SESSION });
+    await getDb().$executeRawUnsafe(`DROP TRIGGER slow_run_identity ON "Run"`);
     await waitUntil("the run's row to have what the agent said", async () => {
       const row = await runRow(run.id);
       return row.pid !== null && row.lastResultAt !== null && row.inputTokens !== null;
@@ -199,6 +206,19 @@ describe("runAgentAndVerify", () => {
     const reported = await step(result({ subtype: "error_during_execution", is_error: true, result: "model API said 529" }));
     expect(reported.outcome).toMatchObject({ status: "failed", error: "the agent reported a failure: model API said 529" });
     expect(reported.lines).toContain("[ringmaster] the agent reported a failure: model API said 529");
+  });
+
+  it("raises the project's budget alerts as the spend reaches the ledger", async () => {
+    const { outcome, run } = await step([assistant("m1", "hi"), result({ total_cost_usd: 2 })].join("\n"), {
+      beforeStart: (projectId) => getDb().projectSettings.update({ where: { projectId }, data: { dailyBudgetUsd: 1 } }),
+    });
+    expect(outcome.costUsd).toBe(2);
+    const alerts = await getDb().activityEvent.findMany({ where: { projectId: run.projectId, type: "budgetAlert" }, orderBy: { id: "asc" } });
+    expect(alerts.map((a) => a.message)).toEqual([
+      "Budget alert: $2.00 spent, 80 % of the project's daily budget of $1.00",
+      "Budget alert: $2.00 spent, 90 % of the project's daily budget of $1.00",
+      "Budget alert: $2.00 spent, 100 % of the project's daily budget of $1.00; the loop pauses and new runs are refused",
+    ]);
   });
 
   it("writes the spend to the ledger before it returns", async () => {
