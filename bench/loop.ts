@@ -27,7 +27,7 @@ console.log(`  of which prompt created → run claimed p50 ${fmt(withNudges.clai
 const st = withNudges.stages as Record<string, { p50: number; p99: number }>;
 console.log(`  stages p50/p99 (ms): ${Object.entries(st).map(([n, v]) => `${n} ${v.p50}/${v.p99}`).join(", ")}`);
 const steps = (withNudges.steps ?? {}) as Record<string, { p50: number; p99: number }>;
-// Steps run side by side within a stage (checkout, runToken, prices, credentials within "worktree"; the sandbox beside the start being recorded).
+// Steps run side by side within a stage (checkout, runToken, prices, credentials and the sandbox's shell within "worktree"; the worktree's entry into the sandbox beside the start being recorded).
 console.log(`  steps within the stages, p50/p99 (ms): ${Object.entries(steps).map(([n, v]) => `${n} ${v.p50}/${v.p99}`).join(", ")}`);
 console.log(`  runs that started in a ready worktree of the project's pool: ${withNudges.pooledStarts} of ${withNudges.trials} (WORKTREE_POOL_SIZE ${process.env.WORKTREE_POOL_SIZE ?? "default"})`);
 console.log("  (tick: created → run claimed by the tick; enqueue: → spawn job added; picked: → a worker took it; claimed … spawned: the worker's steps; exec: agent process spawned → its first instruction)");

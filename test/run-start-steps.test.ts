@@ -44,6 +44,29 @@ describe("a run's start steps", () => {
     await rm(tmp, { recursive: true, force: true });
   });
 
+  it("a checkout that fails beside the sandbox's set-up fails the run and leaves no sandbox behind", async () => {
+    const db = getDb();
+    const { project } = await createTeamWithProject({ cooldownMs: 0 });
+    const prompt = await addPrompt(project.id, { number: 1, title: "No base", body: "```file a.txt\na\n```\n" });
+    await runTick(project.id);
+    const run = await db.run.findFirstOrThrow({ where: { promptId: prompt.id, status: "queued" } });
+    await db.project.update({ where: { id: project.id }, data: { activeBranch: "no-such-branch" } });
+    const tmp = await mkdtemp(join(tmpdir(), "rm-start-steps-"));
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = tmp;
+    try {
+      await executeRun(run.id);
+    } finally {
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+    }
+    const after = await db.run.findUniqueOrThrow({ where: { id: run.id } });
+    expect([after.status, after.startedAt]).toEqual(["failed", null]);
+    expect(after.error).toContain("no-such-branch");
+    expect(await readdir(tmp)).toEqual([]);
+    await rm(tmp, { recursive: true, force: true });
+  });
+
   it("two workers given the same run: one claims it (with its lease) and runs the agent once, the other returns at once; a remote run is claimed by neither", async () => {
     const db = getDb();
     const { project } = await createTeamWithProject({ cooldownMs: 0 });
@@ -75,7 +98,7 @@ describe("a run's start steps", () => {
     const started = logged.filter((l) => l.msg === "agent started") as Array<{ runId: string; stages: Record<string, number>; steps: Record<string, number> }>;
     expect(started.map((l) => l.runId)).toEqual([run.id]);
     expect(Object.keys(started[0].stages)).toEqual(["claimed", "worktree", "prepared", "started", "sandbox", "spawned", "total"]);
-    expect(Object.keys(started[0].steps).sort()).toEqual(["checkout", "credentials", "prices", "record", "runToken", "sandbox"]);
+    expect(Object.keys(started[0].steps).sort()).toEqual(["checkout", "credentials", "prices", "record", "runToken", "sandbox", "sandboxShell"]);
     for (const ms of Object.values(started[0].steps)) expect(ms).toBeGreaterThanOrEqual(0);
     // The worktree stage holds its four steps: it lasted at least as long as the slowest (clock reads a millisecond apart).
     // (A step named `token` would be censored by the log: its name is runToken.)

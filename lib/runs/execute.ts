@@ -18,7 +18,7 @@ import { startLeaseRenewal } from "@/lib/runs/lease";
 import { RunLogSink } from "@/lib/runs/log-sink";
 import { runAgentAndVerify } from "@/lib/runs/agent-step";
 import { prepareGithubClone } from "@/lib/github/repo";
-import { openRunSandbox, recordEgress } from "@/lib/runs/sandbox";
+import { prepareRunSandbox, recordEgress } from "@/lib/runs/sandbox";
 import { wireMcp } from "@/lib/runs/mcp";
 import { writeHomeConfig } from "@/lib/runs/home-config";
 import { runLogSecrets } from "@/lib/runs/log-mask";
@@ -112,7 +112,12 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
   const fresh = prompt ? runBranchName(prompt.number, prompt.title) : `ringmaster/${run.kind}-${run.id}`;
   const pool = projectPool(project.id);
   // The worktree (git processes) and the run's token, prices and credentials (Postgres) do not
-  // wait for each other; neither do the sandbox's set-up and the run's start being recorded.
+  // wait for each other, nor does the part of the sandbox that needs no worktree (its HOME, egress
+  // proxy and MCP gateway, once the token is there); neither do the worktree's entry into the
+  // sandbox and the run's start being recorded.
+  const tokenMade = stages.timed("runToken", () => untilDb("token", () => createRunToken({ id: run.id, projectId: project.id, teamId: project.teamId }, settings.maxRunDurationMs + 10 * 60_000)));
+  const shellMade = tokenMade.then((token) => stages.timed("sandboxShell", () => prepareRunSandbox({ settings, adapter: profile.adapter, token, log: (line) => log.push(line) })));
+  const closeShell = () => shellMade.then((shell) => shell.close(), () => {});
   const [wt, token, prices, credentials] = await settleAll([
     stages.timed("checkout", async () => {
       const made = known
@@ -122,10 +127,11 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
       if (prompt && !prompt.branch) await untilDb("branch", () => db.prompt.update({ where: { id: prompt.id }, data: { branch: made.branch } }));
       return made;
     }),
-    stages.timed("runToken", () => untilDb("token", () => createRunToken({ id: run.id, projectId: project.id, teamId: project.teamId }, settings.maxRunDurationMs + 10 * 60_000))),
+    tokenMade,
     stages.timed("prices", () => untilDb("prices", () => teamPriceTable(project.teamId))),
     stages.timed("credentials", () => untilDb("credentials", () => credentialsForRun(project.teamId, profile.envAllowList))),
-  ] as const);
+    shellMade,
+  ] as const, { onFailure: closeShell });
   const branch = wt.branch;
   stages.mark("worktree");
   const childEnv = agentEnvironment({ allowList: profile.envAllowList, credentials, token, runId: run.id, projectId: project.id, promptId: prompt?.id ?? null });
@@ -134,7 +140,7 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
   log.mask(runLogSecrets({ env: childEnv, passed: profile.envAllowList, credentials, token }));
 
   // The agent and the verify command run confined; we commit once the sandbox has ended.
-  const opening = stages.timed("sandbox", () => openRunSandbox({ worktree: wt.path, preparedAs: wt.preparedAs, settings, adapter: profile.adapter, token, log: (line) => log.push(line) }));
+  const opening = stages.timed("sandbox", async () => (await shellMade).enter(wt.path, wt.preparedAs));
   const [, campaignText] = await settleAll([
     opening,
     stages.timed("record", async () => {
@@ -150,7 +156,7 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
       stages.mark("started");
       return text;
     }),
-  ] as const, { onFailure: () => opening.then((s) => s.close(), () => {}) });
+  ] as const, { onFailure: closeShell });
   const sandbox = await opening;
   const adapter = supervisedAdapter(requireAdapter(profile.adapter), sandbox, process.execPath);
   stages.mark("sandbox");

@@ -5,7 +5,7 @@ import { getEnv } from "@/lib/env";
 import { worktreeGitPaths } from "@/lib/git";
 import { DEMO_AGENT_PATH } from "@/lib/agents/demo";
 import { networkPolicy } from "@/lib/sandbox/policy";
-import { startSandbox, type SandboxSession } from "@/lib/sandbox/session";
+import { openSandboxShell, type SandboxSession } from "@/lib/sandbox/session";
 import { getSandboxStatus } from "@/lib/sandbox/status";
 import { sandboxShareTag } from "@/lib/sandbox/ownership";
 import type { EgressCounts } from "@/lib/sandbox/egress-proxy";
@@ -22,16 +22,38 @@ const UNSANDBOXED: SandboxSession = {
   close: async () => ({ allowed: {}, blocked: {} }),
 };
 
+type RunSandboxInput = { settings: SandboxSettings; adapter: string; token?: string; log: (line: string) => void };
+
+/** A run's sandbox before its worktree (SandboxShell): `enter` takes the worktree and its pool preparation. */
+export type RunSandboxShell = {
+  enter: (worktree: string, preparedAs?: string) => Promise<SandboxSession>;
+  close: () => Promise<EgressCounts>;
+};
+
 /**
  * The sandbox a run's agent and verify command start in. Fails closed: where the sandbox
  * cannot be made, the run is refused, unless an admin opted the project into unsandboxed runs
  * and the operator allows such opt-ins.
  */
-export async function openRunSandbox(input: {
-  worktree: string; settings: SandboxSettings; adapter: string; token?: string; log: (line: string) => void;
+export async function openRunSandbox(input: RunSandboxInput & {
+  worktree: string;
   /** The pool's preparation the worktree still has (CreatedWorktree's preparedAs). */
   preparedAs?: string;
 }): Promise<SandboxSession> {
+  const shell = await prepareRunSandbox(input);
+  try {
+    return await shell.enter(input.worktree, input.preparedAs);
+  } catch (err) {
+    await shell.close();
+    throw err;
+  }
+}
+
+/**
+ * The part of a run's sandbox that needs no worktree (its HOME, egress proxy and MCP gateway),
+ * made while the worktree is checked out; refused as openRunSandbox is.
+ */
+export async function prepareRunSandbox(input: RunSandboxInput): Promise<RunSandboxShell> {
   const status = await getSandboxStatus();
   if (!status.ok) {
     if (!input.settings.unsandboxed) {
@@ -41,21 +63,28 @@ export async function openRunSandbox(input: {
       throw new Error(`refused: agents run only inside the sandbox, and ${status.reason}; this project opted into unsandboxed runs, but the operator has not allowed that (SANDBOX_UNSANDBOXED_OPT_IN=on)`);
     }
     input.log(`[ringmaster] WARNING: running UNSANDBOXED, as this project's admin chose (${status.reason})`);
-    return UNSANDBOXED;
+    return { enter: async () => UNSANDBOXED, close: UNSANDBOXED.close };
   }
-  // Read from git's own files: a git process here counts on the path of every run.
-  const { commonDir, worktreeDir, branchRef } = await worktreeGitPaths(input.worktree);
-  if (!branchRef?.startsWith("refs/heads/")) throw new Error(`the worktree ${input.worktree} has no branch checked out`);
   const { user } = status.host;
-  return startSandbox(status.host, {
-    worktree: input.worktree,
-    worktreeShared: user !== null && input.preparedAs === sandboxShareTag(user),
-    git: { commonDir, worktreeDir, branchRefsDir: join(commonDir, dirname(branchRef)) },
+  const shell = await openSandboxShell(status.host, {
     policy: networkPolicy(input.settings, input.adapter),
     readOnly: [DEMO_AGENT_PATH],
     // The verify of a merge has no token, so no gateway: it needs none.
     ...(input.token ? { mcp: { token: input.token, serve: runMcpServe() } } : {}),
   });
+  return {
+    enter: async (worktree, preparedAs) => {
+      // Read from git's own files: a git process here counts on the path of every run.
+      const { commonDir, worktreeDir, branchRef } = await worktreeGitPaths(worktree);
+      if (!branchRef?.startsWith("refs/heads/")) throw new Error(`the worktree ${worktree} has no branch checked out`);
+      return shell.enter({
+        worktree,
+        worktreeShared: user !== null && preparedAs === sandboxShareTag(user),
+        git: { commonDir, worktreeDir, branchRefsDir: join(commonDir, dirname(branchRef)) },
+      });
+    },
+    close: shell.close,
+  };
 }
 
 type StoredEgress = EgressCounts & { recorded?: string[] };

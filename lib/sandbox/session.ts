@@ -47,19 +47,43 @@ function nodePrefix(): string[] {
   return prefix === "/usr" || prefix.startsWith("/usr/") ? [] : [prefix];
 }
 
+/** The worktree a sandbox's commands work in, given once it exists (SandboxShell's enter). */
+export type SandboxWorktree = Pick<SandboxInput, "worktree" | "worktreeShared" | "git">;
+
+/**
+ * A sandbox before its worktree: the private HOME, the egress proxy and the MCP gateway, which
+ * need no worktree and so are made while the run's worktree is checked out. `enter` shares the
+ * worktree with the sandbox's group and gives the session; `close` (the session's too) ends both.
+ */
+export type SandboxShell = {
+  enter: (worktree: SandboxWorktree) => Promise<SandboxSession>;
+  close: () => Promise<EgressCounts>;
+};
+
 /** Prepares one sandbox: a private HOME, the egress proxy of its policy, the worktree shared. */
 export async function startSandbox(host: SandboxHost, input: SandboxInput): Promise<SandboxSession> {
+  const shell = await openSandboxShell(host, input);
+  try {
+    return await shell.enter(input);
+  } catch (err) {
+    await shell.close();
+    throw err;
+  }
+}
+
+/** The part of a sandbox that needs no worktree (see SandboxShell). */
+export async function openSandboxShell(host: SandboxHost, input: Pick<SandboxInput, "policy" | "readOnly" | "mcp">): Promise<SandboxShell> {
   const env = getEnv();
   const root = await mkdtemp(join(tmpdir(), "ringmaster-sandbox-"));
   const home = join(root, "home");
-  await mkdir(home, { mode: 0o700 });
-  // The worktree stays ours (see ownership.ts), so the agent's own git must be told to trust it.
-  await writeFile(join(home, ".gitconfig"), "[safe]\n\tdirectory = *\n");
-  if (host.user) await chown(home, host.user.uid, host.user.gid);
   let proxy: Awaited<ReturnType<typeof startEgressProxy>> | null = null;
   let gateway: McpGateway | null = null;
   const egressDir = input.policy.mode === "none" && !input.mcp ? null : join(root, "egress");
   try {
+    await mkdir(home, { mode: 0o700 });
+    // The worktree stays ours (see ownership.ts), so the agent's own git must be told to trust it.
+    await writeFile(join(home, ".gitconfig"), "[safe]\n\tdirectory = *\n");
+    if (host.user) await chown(home, host.user.uid, host.user.gid);
     if (egressDir) await mkdir(egressDir, { mode: 0o755 });
     if (egressDir && input.policy.mode !== "none") {
       const guard = await AddressGuard.create([env.DATABASE_URL, env.REDIS_URL, env.APP_URL], env.SANDBOX_LOOPBACK_PORTS);
@@ -67,50 +91,55 @@ export async function startSandbox(host: SandboxHost, input: SandboxInput): Prom
     }
     // Even a run without network reaches its own MCP endpoint: it is Ringmaster, not the internet.
     if (egressDir && input.mcp) gateway = await startMcpGateway({ socketPath: join(egressDir, "mcp.sock"), ...input.mcp });
-    // A fresh bare clone has no reflog folder yet, and a packed branch no loose-ref folder.
-    if (input.git) for (const dir of writableGitParts(input.git)) await mkdir(dir, { recursive: true });
-    await shareWithSandboxGroup([...(input.worktreeShared ? [] : [input.worktree]), ...(input.git ? writableGitParts(input.git) : [])], host.user);
   } catch (err) {
     await proxy?.close();
     await gateway?.close();
     await rm(root, { recursive: true, force: true });
     throw err;
   }
-  const sockets = { proxy: proxy !== null, mcp: gateway !== null };
-  const mounts: SandboxMounts = { worktree: input.worktree, git: input.git, home, egressDir, sockets, readOnly: [...input.readOnly, ...nodePrefix(), ...env.SANDBOX_READ_ONLY_PATHS] };
   const empty: EgressCounts = { allowed: {}, blocked: {} };
   let closed: Promise<EgressCounts> | undefined;
-  return {
-    diesWithParent: true,
-    mcpUrl: gateway ? SANDBOX_MCP_URL : null,
-    writeHomeFile: async (path, content) => {
-      const target = resolve(home, path);
-      if (relative(home, target).startsWith("..")) throw new Error(`${path} is outside the sandbox's HOME`);
-      for (let dir = dirname(target); dir !== home; dir = dirname(dir)) {
-        await mkdir(dir, { recursive: true, mode: 0o700 });
-        if (host.user) await chown(dir, host.user.uid, host.user.gid);
-      }
-      await writeFile(target, content, { mode: 0o600 });
-      if (host.user) await chown(target, host.user.uid, host.user.gid);
-    },
-    launch: (spec) => ({
-      command: host.bwrap,
-      args: bwrapArgs(mounts, host.user, spec),
-      shell: false,
-      // Passed through bwrap's own environment, never its arguments, which `ps` shows to all.
-      env: { ...spec.env, HOME: SANDBOX_HOME, TMPDIR: "/tmp", ...(proxy ? proxyEnvironment() : {}) },
-    }),
-    close: () => {
-      closed ??= (async () => {
-        const counts = proxy?.counts() ?? structuredClone(empty);
-        const refused = Object.values(gateway?.refused() ?? {}).reduce((a, b) => a + b, 0);
-        if (refused) counts.blocked[MCP_GATEWAY_HOST] = refused;
-        await proxy?.close();
-        await gateway?.close();
-        await rm(root, { recursive: true, force: true });
-        return counts;
-      })();
-      return closed;
-    },
+  const close = () => {
+    closed ??= (async () => {
+      const counts = proxy?.counts() ?? structuredClone(empty);
+      const refused = Object.values(gateway?.refused() ?? {}).reduce((a, b) => a + b, 0);
+      if (refused) counts.blocked[MCP_GATEWAY_HOST] = refused;
+      await proxy?.close();
+      await gateway?.close();
+      await rm(root, { recursive: true, force: true });
+      return counts;
+    })();
+    return closed;
   };
+  const enter = async (at: SandboxWorktree): Promise<SandboxSession> => {
+    if (closed) throw new Error("the sandbox was closed before its worktree was given");
+    // A fresh bare clone has no reflog folder yet, and a packed branch no loose-ref folder.
+    if (at.git) for (const dir of writableGitParts(at.git)) await mkdir(dir, { recursive: true });
+    await shareWithSandboxGroup([...(at.worktreeShared ? [] : [at.worktree]), ...(at.git ? writableGitParts(at.git) : [])], host.user);
+    const sockets = { proxy: proxy !== null, mcp: gateway !== null };
+    const mounts: SandboxMounts = { worktree: at.worktree, git: at.git, home, egressDir, sockets, readOnly: [...input.readOnly, ...nodePrefix(), ...env.SANDBOX_READ_ONLY_PATHS] };
+    return {
+      diesWithParent: true,
+      mcpUrl: gateway ? SANDBOX_MCP_URL : null,
+      writeHomeFile: async (path, content) => {
+        const target = resolve(home, path);
+        if (relative(home, target).startsWith("..")) throw new Error(`${path} is outside the sandbox's HOME`);
+        for (let dir = dirname(target); dir !== home; dir = dirname(dir)) {
+          await mkdir(dir, { recursive: true, mode: 0o700 });
+          if (host.user) await chown(dir, host.user.uid, host.user.gid);
+        }
+        await writeFile(target, content, { mode: 0o600 });
+        if (host.user) await chown(target, host.user.uid, host.user.gid);
+      },
+      launch: (spec) => ({
+        command: host.bwrap,
+        args: bwrapArgs(mounts, host.user, spec),
+        shell: false,
+        // Passed through bwrap's own environment, never its arguments, which `ps` shows to all.
+        env: { ...spec.env, HOME: SANDBOX_HOME, TMPDIR: "/tmp", ...(proxy ? proxyEnvironment() : {}) },
+      }),
+      close,
+    };
+  };
+  return { enter, close };
 }
