@@ -66,7 +66,8 @@ async function step(script: string, opts: {
 }
 
 const runRow = (id: string) => getDb().run.findUniqueOrThrow({ where: { id } });
-const WAIT_FOR_GO = "while [ ! -f go ]; do sleep 0.02; done";
+// At most 10 s: an agent whose test failed before it said go does not outlive it for long.
+const WAIT_FOR_GO = "i=0; while [ ! -f go ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i+1)); done";
 
 describe("runAgentAndVerify", () => {
   it("keeps stdout lines as written and marks stderr's, records the pid, the CLI's model and first valid session id, the last result's time and the usage so far", async () => {
@@ -106,12 +107,15 @@ describe("runAgentAndVerify", () => {
       result({ usage: { input_tokens: 70, output_tokens: 25 } }), "sleep 0.2",
     ].join("\n"), {
       whileRunning: async ({ runId, worktree }) => {
-        await waitUntil("the first model call's usage on the row", async () => (await runRow(runId)).inputTokens !== null);
-        // The second call came within the second: not written yet.
-        expect(await runRow(runId)).toMatchObject({ inputTokens: 10, outputTokens: 5 });
-        await new Promise((r) => setTimeout(r, 1100));
-        expect(await runRow(runId)).toMatchObject({ inputTokens: 10, outputTokens: 5 });
-        await writeFile(join(worktree, "go"), "");
+        try {
+          await waitUntil("the first model call's usage on the row", async () => (await runRow(runId)).inputTokens !== null);
+          // The second call came within the second: not written yet.
+          expect(await runRow(runId)).toMatchObject({ inputTokens: 10, outputTokens: 5 });
+          await new Promise((r) => setTimeout(r, 1100));
+          expect(await runRow(runId)).toMatchObject({ inputTokens: 10, outputTokens: 5 });
+        } finally {
+          await writeFile(join(worktree, "go"), "");
+        }
       },
     });
     expect(outcome).toMatchObject({ status: "succeeded", inputTokens: 70, outputTokens: 25 });

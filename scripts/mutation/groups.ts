@@ -125,6 +125,18 @@ export const GROUPS: Record<string, MutationGroup> = {
 
 export const EQUIVALENTS: Equivalent[] = [
   {
+    file: "lib/github/poll.ts", original: 'ci?.verdict.state === "success"', replacement: "true",
+    reason: "mergeIfAllowed reads the pull request's checks itself and merges only on success: the recheck's test only saves it a request",
+  },
+  {
+    file: "lib/github/poll.ts", original: "open.length === 0", replacement: "false",
+    reason: "with no open pull request the loop asks GitHub nothing and answers polled: 0 (open.length); the early return saves the client's set-up",
+  },
+  {
+    file: "lib/github/poll.ts", original: "!project || open.length === 0", replacement: "!project && open.length === 0",
+    reason: "with no open pull request the loop asks GitHub nothing and answers polled: 0; a deleted project has no pull requests left",
+  },
+  {
     file: "lib/runs/agent-step.ts", original: 'e.type === "usage" || e.type === "result"', replacement: "true",
     reason: "a save on an event that carries no usage writes the totals the last usage line left, throttled to once a second as before",
   },
