@@ -11,21 +11,13 @@ import { executeRun } from "@/lib/runs/execute";
 import { mergeRun } from "@/lib/runs/merge";
 import { tickAndRun } from "./helpers/run-once";
 import { addPrompt } from "./helpers/fixtures";
-import { createGithubProject, deliver, example, startGithubDouble } from "./helpers/github-fixtures";
+import { createGithubProject, deliver, example, fileBlock, projectWithOpenPr as openPr, startGithubDouble } from "./helpers/github-fixtures";
 import type { GithubDouble } from "./helpers/github-double";
 
 const double: GithubDouble = await startGithubDouble();
 afterAll(() => double.stop());
 
-const fileBlock = (file: string, text: string) => `\`\`\`file ${file}\n${text}\n\`\`\``;
-
-async function projectWithOpenPr() {
-  const fx = await createGithubProject(double);
-  await addPrompt(fx.project.id, { number: 1, title: "Add feature", body: fileBlock("feature.txt", "hello") });
-  const { run } = await tickAndRun(fx.project.id);
-  const pr = await getDb().pullRequest.findFirstOrThrow({ where: { projectId: fx.project.id } });
-  return { ...fx, run: run!, pr };
-}
+const projectWithOpenPr = () => openPr(double);
 
 describe("CI feedback, merge policy, rate limits", () => {
   it("a failing check run starts one fix run with the check's output", async () => {

@@ -3,24 +3,17 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { pollPullRequests, recheckPullRequest } from "@/lib/github/poll";
-import { tickAndRun } from "./helpers/run-once";
-import { addPrompt } from "./helpers/fixtures";
-import { createGithubProject, startGithubDouble } from "./helpers/github-fixtures";
+import { createGithubProject, projectWithOpenPr as openPr, startGithubDouble } from "./helpers/github-fixtures";
 import type { GithubDouble } from "./helpers/github-double";
 
 const double: GithubDouble = await startGithubDouble();
 afterAll(() => double.stop());
 
-const fileBlock = (file: string, text: string) => `\`\`\`file ${file}\n${text}\n\`\`\``;
-
 /** A GitHub project with one open PR and no webhook deliveries on record. */
 async function projectWithOpenPr() {
-  const fx = await createGithubProject(double);
-  await addPrompt(fx.project.id, { number: 1, title: "Add feature", body: fileBlock("feature.txt", "hello") });
-  await tickAndRun(fx.project.id);
-  const pr = await getDb().pullRequest.findFirstOrThrow({ where: { projectId: fx.project.id } });
+  const fx = await openPr(double);
   await getDb().webhookDelivery.deleteMany({ where: { projectId: fx.project.id } });
-  return { ...fx, pr };
+  return fx;
 }
 
 const delivery = (projectId: string, minutesAgo: number) => getDb().webhookDelivery.create({

@@ -14,65 +14,64 @@ import { addPrompt, createTeamWithProject } from "./helpers/fixtures";
  * and credentials; the sandbox's set-up beside recording the start): when one fails, the run
  * fails with its reason once the others have ended, and what they made is released.
  */
+/** A project's first prompt, its run claimed by the tick and queued. */
+async function queuedRun(title: string) {
+  const { project } = await createTeamWithProject({ cooldownMs: 0 });
+  const prompt = await addPrompt(project.id, { number: 1, title, body: "```file a.txt\na\n```\n" });
+  await runTick(project.id);
+  return { project, prompt, run: await getDb().run.findFirstOrThrow({ where: { promptId: prompt.id, status: "queued" } }) };
+}
+
+/** Executes the run with its own tmp dir, where its sandbox's HOME and sockets live; what it left there. */
+async function executeLeaving(runId: string): Promise<string[]> {
+  const tmp = await mkdtemp(join(tmpdir(), "rm-start-steps-"));
+  const before = process.env.TMPDIR;
+  process.env.TMPDIR = tmp;
+  try {
+    await executeRun(runId);
+  } finally {
+    if (before === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = before;
+  }
+  const left = await readdir(tmp);
+  await rm(tmp, { recursive: true, force: true });
+  return left;
+}
+
 describe("a run's start steps", () => {
   it("a start that Postgres refuses while the sandbox opens fails the run and leaves no sandbox behind; the branch stays the prompt's", async () => {
     const db = getDb();
-    const { project } = await createTeamWithProject({ cooldownMs: 0 });
-    const prompt = await addPrompt(project.id, { number: 1, title: "Refused start", body: "```file a.txt\na\n```\n" });
-    await runTick(project.id);
-    const run = await db.run.findFirstOrThrow({ where: { promptId: prompt.id, status: "queued" } });
-    // The sandboxes of this run only: the run's HOME and sockets live under the tmp dir.
-    const tmp = await mkdtemp(join(tmpdir(), "rm-start-steps-"));
-    const before = process.env.TMPDIR;
-    process.env.TMPDIR = tmp;
+    const { prompt, run } = await queuedRun("Refused start");
     await db.$executeRawUnsafe(`CREATE OR REPLACE FUNCTION refuse_start() RETURNS trigger AS $$
       BEGIN RAISE EXCEPTION 'start refused by the test'; END $$ LANGUAGE plpgsql`);
     await db.$executeRawUnsafe(`CREATE TRIGGER refuse_start BEFORE UPDATE OF status ON "Run" FOR EACH ROW WHEN (NEW.id = '${run.id}' AND NEW.status = 'running') EXECUTE FUNCTION refuse_start()`);
+    let left: string[];
     try {
-      await executeRun(run.id);
+      left = await executeLeaving(run.id);
     } finally {
       await db.$executeRawUnsafe(`DROP TRIGGER refuse_start ON "Run"`);
-      if (before === undefined) delete process.env.TMPDIR;
-      else process.env.TMPDIR = before;
     }
     const after = await db.run.findUniqueOrThrow({ where: { id: run.id } });
     expect(after.status).toBe("failed");
     expect(after.error).toContain("start refused by the test");
     expect(after.startedAt).toBeNull();
-    expect(await readdir(tmp)).toEqual([]);
+    expect(left).toEqual([]);
     expect((await db.prompt.findUniqueOrThrow({ where: { id: prompt.id } })).branch).toBe("ringmaster/1-refused-start");
-    await rm(tmp, { recursive: true, force: true });
   });
 
   it("a checkout that fails beside the sandbox's set-up fails the run and leaves no sandbox behind", async () => {
     const db = getDb();
-    const { project } = await createTeamWithProject({ cooldownMs: 0 });
-    const prompt = await addPrompt(project.id, { number: 1, title: "No base", body: "```file a.txt\na\n```\n" });
-    await runTick(project.id);
-    const run = await db.run.findFirstOrThrow({ where: { promptId: prompt.id, status: "queued" } });
+    const { project, run } = await queuedRun("No base");
     await db.project.update({ where: { id: project.id }, data: { activeBranch: "no-such-branch" } });
-    const tmp = await mkdtemp(join(tmpdir(), "rm-start-steps-"));
-    const before = process.env.TMPDIR;
-    process.env.TMPDIR = tmp;
-    try {
-      await executeRun(run.id);
-    } finally {
-      if (before === undefined) delete process.env.TMPDIR;
-      else process.env.TMPDIR = before;
-    }
+    expect(await executeLeaving(run.id)).toEqual([]);
     const after = await db.run.findUniqueOrThrow({ where: { id: run.id } });
     expect([after.status, after.startedAt]).toEqual(["failed", null]);
     expect(after.error).toContain("no-such-branch");
-    expect(await readdir(tmp)).toEqual([]);
-    await rm(tmp, { recursive: true, force: true });
   });
 
   it("two workers given the same run: one claims it (with its lease) and runs the agent once, the other returns at once; a remote run is claimed by neither", async () => {
     const db = getDb();
-    const { project } = await createTeamWithProject({ cooldownMs: 0 });
-    const prompt = await addPrompt(project.id, { number: 1, title: "Once", body: "```file once.txt\nonce\n```\n" });
-    await runTick(project.id);
-    const run = await db.run.findFirstOrThrow({ where: { promptId: prompt.id, status: "queued" } });
+    const { project, prompt, run } = await queuedRun("Once");
     await Promise.all([executeRun(run.id), executeRun(run.id)]);
     const after = await db.run.findUniqueOrThrow({ where: { id: run.id } });
     expect([after.status, after.error]).toEqual(["succeeded", null]);
@@ -88,11 +87,7 @@ describe("a run's start steps", () => {
   });
 
   it("the agent's start is logged once with each stage's duration and each side-by-side step's own", async () => {
-    const db = getDb();
-    const { project } = await createTeamWithProject({ cooldownMs: 0 });
-    const prompt = await addPrompt(project.id, { number: 1, title: "Timed", body: "```file t.txt\nt\n```\n" });
-    await runTick(project.id);
-    const run = await db.run.findFirstOrThrow({ where: { promptId: prompt.id, status: "queued" } });
+    const { run } = await queuedRun("Timed");
     const logged = captureLogs("info");
     await executeRun(run.id);
     const started = logged.filter((l) => l.msg === "agent started") as Array<{ runId: string; stages: Record<string, number>; steps: Record<string, number> }>;

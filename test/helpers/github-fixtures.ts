@@ -11,7 +11,8 @@ import { createDemoRepo } from "@/lib/demo/repo";
 import { createProject } from "@/lib/projects/create";
 import { PUT as putConnection } from "@/app/api/projects/[id]/github/route";
 import { POST as postWebhook } from "@/app/api/webhooks/github/route";
-import { createTeamWithProject } from "./fixtures";
+import { addPrompt, createTeamWithProject } from "./fixtures";
+import { tickAndRun } from "./run-once";
 import { apiToken, params, request } from "./api";
 import { GithubDouble } from "./github-double";
 
@@ -72,4 +73,15 @@ export async function deliver(event: string, payload: Json, secret: string | nul
   if (secret) headers["x-hub-signature-256"] = await sign(secret, raw);
   const res = await postWebhook(new Request("http://localhost/api/webhooks/github", { method: "POST", headers, body: raw }), undefined as never);
   return { status: res.status, body: await res.json(), deliveryId, raw, headers };
+}
+
+export const fileBlock = (file: string, text: string) => `\`\`\`file ${file}\n${text}\n\`\`\``;
+
+/** A GitHub project whose first prompt's run opened a pull request (the run and its PR with it). */
+export async function projectWithOpenPr(double: GithubDouble) {
+  const fx = await createGithubProject(double);
+  await addPrompt(fx.project.id, { number: 1, title: "Add feature", body: fileBlock("feature.txt", "hello") });
+  const { run } = await tickAndRun(fx.project.id);
+  const pr = await getDb().pullRequest.findFirstOrThrow({ where: { projectId: fx.project.id } });
+  return { ...fx, run: run!, pr };
 }
