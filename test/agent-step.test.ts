@@ -79,7 +79,8 @@ describe("runAgentAndVerify", () => {
       BEGIN PERFORM pg_sleep(0.3); RETURN NEW; END $$ LANGUAGE plpgsql`);
     await getDb().$executeRawUnsafe(`CREATE TRIGGER slow_run_identity BEFORE UPDATE OF model, "sessionId" ON "Run" FOR EACH ROW EXECUTE FUNCTION slow_run_identity()`);
     const { outcome, lines, run } = await step([
-      init(undefined, "not a session id"), init("claude-from-init", SESSION), init("claude-later", LATER_SESSION),
+      // Apart, so that a write the first line wrongly made would land before the second's.
+      init(undefined, "not a session id"), "sleep 0.2", init("claude-from-init", SESSION), init("claude-later", LATER_SESSION),
       "echo 'something went sideways' >&2", assistant("m1", "hi"), result(),
     ].join("\n"), { onSpawn: () => { spawned++; } });
     expect(outcome).toMatchObject({ status: "succeeded", exitCode: 0, signal: null, summary: "done", inputTokens: 10, outputTokens: 5 });
@@ -103,7 +104,8 @@ describe("runAgentAndVerify", () => {
     const bystander = await liveRun();
     const usageOnly = (id: string, input: number, output: number) => line({ type: "assistant", message: { id, usage: { input_tokens: input, output_tokens: output }, content: [] } });
     const { outcome, run } = await step([
-      usageOnly("m1", 10, 5), usageOnly("m2", 20, 10), "echo after-usage", WAIT_FOR_GO,
+      // The second call 0.2 s after the first: within the second, and after the first's write.
+      usageOnly("m1", 10, 5), "sleep 0.2", usageOnly("m2", 20, 10), "echo after-usage", WAIT_FOR_GO,
       result({ usage: { input_tokens: 70, output_tokens: 25 } }), "sleep 0.2",
     ].join("\n"), {
       whileRunning: async ({ runId, worktree }) => {
