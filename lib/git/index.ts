@@ -10,7 +10,6 @@ export { createFreshWorktree, type FreshWorktreeInput } from "@/lib/git/worktree
 export { drainPool, fillPool, poolChangedAt, type Filled, type FillInput } from "@/lib/git/worktree-pool-fill";
 export { startFromPool, type PoolStartInput, type PoolTake } from "@/lib/git/worktree-pool-take";
 export type { PoolPreparation } from "@/lib/git/worktree-pool-entry";
-export { worktreeGitPaths, type WorktreeGitPaths } from "@/lib/git/worktree-paths";
 export { listWorktrees, pruneWorktrees, type Worktree } from "@/lib/git/worktree-list";
 export { removeWorktree, UnmergedWorkError, type RemovedWorktree, type RemoveWorktreeInput } from "@/lib/git/worktree-remove";
 export { commitFileToBranch, readBlob, type FileCommitInput } from "@/lib/git/file-commit";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { dirname, join } from "node:path";
 import { getDb, type Prisma } from "@/lib/db";
 import { getEnv } from "@/lib/env";
-import { worktreeGitPaths } from "@/lib/git";
+import { git } from "@/lib/git";
 import { DEMO_AGENT_PATH } from "@/lib/agents/demo";
 import { networkPolicy } from "@/lib/sandbox/policy";
 import { openSandboxShell, type SandboxSession } from "@/lib/sandbox/session";
@@ -74,8 +74,10 @@ export async function prepareRunSandbox(input: RunSandboxInput): Promise<RunSand
   });
   return {
     enter: async (worktree, preparedAs) => {
-      // Read from git's own files: a git process here counts on the path of every run.
-      const { commonDir, worktreeDir, branchRef } = await worktreeGitPaths(worktree);
+      // Asked of git, which validates them: the worktree's .git file, its admin folder's HEAD and
+      // commondir are the agent's to write (a retry and a merge's verify reuse them), and what they
+      // name is shared with the sandbox's group by root and bound writable.
+      const [commonDir, worktreeDir, branchRef] = (await git(worktree, ["rev-parse", "--path-format=absolute", "--git-common-dir", "--git-dir", "--symbolic-full-name", "HEAD"])).trim().split("\n");
       if (!branchRef?.startsWith("refs/heads/")) throw new Error(`the worktree ${worktree} has no branch checked out`);
       return shell.enter({
         worktree,
