@@ -9,7 +9,7 @@ import { recordActivity } from "@/lib/activity/record";
 import { announce } from "@/lib/events/publish";
 import { failPromptAttempt, returnConflictedPrompt } from "@/lib/runs/finish-prompt";
 import { runVerifyCommand } from "@/lib/runs/verify";
-import { openRunSandbox, recordEgress } from "@/lib/runs/sandbox";
+import { openRunSandbox, projectWorktreeGit, recordEgress } from "@/lib/runs/sandbox";
 import { publishRun } from "@/lib/github/publish";
 import { prepareGithubClone, remoteAuth } from "@/lib/github/repo";
 import { fetchBranch } from "@/lib/git/push";
@@ -21,10 +21,10 @@ type MergeStatus = "merged" | "conflict" | "failed" | "skipped" | "pushed";
 type Target = { id: string; adapter: string; worktreePath: string; branch: string };
 
 // The verify command is project code: it runs in the run's sandbox like the agent did.
-async function verifyConfined(run: Target, settings: ProjectSettings, command: string) {
+async function verifyConfined(run: Target, repoPath: string, settings: ProjectSettings, command: string) {
   let sandbox;
   try {
-    sandbox = await openRunSandbox({ worktree: run.worktreePath, settings, adapter: run.adapter, log: () => {} });
+    sandbox = await openRunSandbox({ worktree: run.worktreePath, repoPath, settings, adapter: run.adapter, log: () => {} });
   } catch (err) {
     return { ok: false, output: (err as Error).message };
   }
@@ -36,10 +36,13 @@ async function verifyConfined(run: Target, settings: ProjectSettings, command: s
 }
 
 async function integrate(run: Target, repoPath: string, baseBranch: string, settings: ProjectSettings | null) {
+  // The rebase works in the agent's worktree: only while its git link is still the project's.
+  const linked = await projectWorktreeGit(run.worktreePath, repoPath).then(() => null, (err: Error) => err.message);
+  if (linked) return { status: "failed" as const, detail: linked };
   const rebased = await rebaseOntoBase(run.worktreePath, baseBranch);
   if (!rebased.ok) return { status: "conflict" as const, detail: `conflict in ${rebased.files.join(", ") || rebased.conflict}` };
   if (settings?.verifyCommand) {
-    const v = await verifyConfined(run, settings, settings.verifyCommand);
+    const v = await verifyConfined(run, repoPath, settings, settings.verifyCommand);
     if (!v.ok) return { status: "failed" as const, detail: `verify failed after rebase: ${v.output.slice(-500)}` };
   }
   const merged = await mergeIntoBase({ repoPath, branch: run.branch, baseBranch });

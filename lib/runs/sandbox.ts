@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { lstat, realpath } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { getDb, type Prisma } from "@/lib/db";
 import { getEnv } from "@/lib/env";
@@ -24,9 +25,12 @@ const UNSANDBOXED: SandboxSession = {
 
 type RunSandboxInput = { settings: SandboxSettings; adapter: string; token?: string; log: (line: string) => void };
 
-/** A run's sandbox before its worktree (SandboxShell): `enter` takes the worktree and its pool preparation. */
+/** The worktree a run's sandbox enters, the project's repository it must belong to, and its pool preparation. */
+export type RunWorktree = { worktree: string; repoPath: string; preparedAs?: string };
+
+/** A run's sandbox before its worktree (SandboxShell): `enter` takes the worktree. */
 export type RunSandboxShell = {
-  enter: (worktree: string, preparedAs?: string) => Promise<SandboxSession>;
+  enter: (at: RunWorktree) => Promise<SandboxSession>;
   close: () => Promise<EgressCounts>;
 };
 
@@ -35,14 +39,10 @@ export type RunSandboxShell = {
  * cannot be made, the run is refused, unless an admin opted the project into unsandboxed runs
  * and the operator allows such opt-ins.
  */
-export async function openRunSandbox(input: RunSandboxInput & {
-  worktree: string;
-  /** The pool's preparation the worktree still has (CreatedWorktree's preparedAs). */
-  preparedAs?: string;
-}): Promise<SandboxSession> {
+export async function openRunSandbox(input: RunSandboxInput & RunWorktree): Promise<SandboxSession> {
   const shell = await prepareRunSandbox(input);
   try {
-    return await shell.enter(input.worktree, input.preparedAs);
+    return await shell.enter(input);
   } catch (err) {
     await shell.close();
     throw err;
@@ -73,12 +73,9 @@ export async function prepareRunSandbox(input: RunSandboxInput): Promise<RunSand
     ...(input.token ? { mcp: { token: input.token, serve: runMcpServe() } } : {}),
   });
   return {
-    enter: async (worktree, preparedAs) => {
-      // Asked of git, which validates them: the worktree's .git file, its admin folder's HEAD and
-      // commondir are the agent's to write (a retry and a merge's verify reuse them), and what they
-      // name is shared with the sandbox's group by root and bound writable.
-      const [commonDir, worktreeDir, branchRef] = (await git(worktree, ["rev-parse", "--path-format=absolute", "--git-common-dir", "--git-dir", "--symbolic-full-name", "HEAD"])).trim().split("\n");
-      if (!branchRef?.startsWith("refs/heads/")) throw new Error(`the worktree ${worktree} has no branch checked out`);
+    enter: async ({ worktree, repoPath, preparedAs }) => {
+      // What the worktree's git paths name is shared with the sandbox's group by root and bound writable.
+      const { commonDir, worktreeDir, branchRef } = await projectWorktreeGit(worktree, repoPath);
       return shell.enter({
         worktree,
         worktreeShared: user !== null && preparedAs === sandboxShareTag(user),
@@ -87,6 +84,38 @@ export async function prepareRunSandbox(input: RunSandboxInput): Promise<RunSand
     },
     close: shell.close,
   };
+}
+
+/**
+ * A worktree's git paths, asked of git, which validates them, and refused unless they name the
+ * project's own repository and one of its worktrees, whatever git would follow: the worktree's
+ * .git file and its admin folder's HEAD and commondir are the agent's to write, and a retry, a
+ * merge's verify and Ringmaster's own commit and rebase after an agent work in that worktree.
+ */
+export async function projectWorktreeGit(worktree: string, repoPath: string): Promise<{ commonDir: string; worktreeDir: string; branchRef: string }> {
+  const [asked, repoGitDir] = await Promise.all([
+    git(worktree, ["rev-parse", "--path-format=absolute", "--git-common-dir", "--git-dir", "--symbolic-full-name", "HEAD"]),
+    repositoryGitDir(repoPath),
+  ]);
+  const [named, namedWorktreeDir, branchRef] = asked.trim().split("\n");
+  const [commonDir, worktreeDir] = await Promise.all([realpath(named), realpath(namedWorktreeDir)]);
+  if (commonDir !== repoGitDir) throw new Error(`the worktree ${worktree} belongs to the repository at ${commonDir}, not the project's (${repoGitDir}): refused`);
+  if (dirname(worktreeDir) !== join(commonDir, "worktrees")) throw new Error(`the worktree ${worktree} names ${worktreeDir} as its git folder, which is none of ${commonDir}/worktrees/: refused`);
+  if (!branchRef?.startsWith("refs/heads/")) throw new Error(`the worktree ${worktree} has no branch checked out`);
+  return { commonDir, worktreeDir, branchRef };
+}
+
+/**
+ * The git folder of the project's repository, from its path alone (never from a worktree, which
+ * the agent writes): `<repo>/.git`, or the repository itself where it is bare.
+ */
+async function repositoryGitDir(repoPath: string): Promise<string> {
+  const repo = await realpath(repoPath);
+  const dotGit = await lstat(join(repo, ".git")).catch(() => null);
+  if (!dotGit) return repo;
+  if (dotGit.isDirectory()) return join(repo, ".git");
+  // A .git file or link (a git folder kept elsewhere): rare, so git is asked, in the repository.
+  return realpath((await git(repo, ["rev-parse", "--path-format=absolute", "--git-common-dir"])).trim());
 }
 
 type StoredEgress = EgressCounts & { recorded?: string[] };
