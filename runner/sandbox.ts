@@ -6,7 +6,7 @@ import type { LaunchSpec } from "@/lib/agents/process";
 import { DEMO_AGENT_PATH } from "@/lib/agents/demo";
 import { mcpWiring } from "@/lib/agents/mcp-config";
 import { git } from "@/lib/git";
-import { bwrapArgs, MCP_PATH, SANDBOX_HOME, SANDBOX_MCP_URL } from "@/lib/sandbox/bwrap";
+import { bwrapArgs, launcherEnvironment, MCP_PATH, SANDBOX_HOME, SANDBOX_MCP_URL } from "@/lib/sandbox/bwrap";
 import { startMcpGateway, type McpServe } from "@/lib/sandbox/mcp-gateway";
 
 const BWRAP = ["/usr/bin/bwrap", "/usr/local/bin/bwrap", "/bin/bwrap"].find(existsSync) ?? null;
@@ -93,7 +93,7 @@ export async function openRunnerSession(mode: SandboxMode, worktree: string, mcp
     // bwrap's --die-with-parent: the agent dies with the runner, no watchdog process needed.
     diesWithParent: true,
     label: "sandboxed (bwrap, no network)",
-    launch: (spec) => ({ command: BWRAP!, args: bwrapArgs(mounts, null, spec), env: { ...spec.env, HOME: SANDBOX_HOME, TMPDIR: "/tmp" } }),
+    launch: (spec) => ({ command: BWRAP!, args: bwrapArgs(mounts, null, spec), env: { ...launcherEnvironment(spec.env), HOME: SANDBOX_HOME, TMPDIR: "/tmp" } }),
   };
 }
 

@@ -57,6 +57,10 @@ describe("a team's agent credentials", () => {
     [{ name: "AUTH_SECRET", value: "x".repeat(40) }, "name"],
     [{ name: "GITHUB_TOKEN", value: "ghp_x" }, "name"],
     [{ name: "lower_case", value: "x" }, "name"],
+    // Read by the program loader of the root process that starts the sandbox (lib/sandbox/bwrap.ts).
+    [{ name: "LD_PRELOAD", value: "/srv/data/worktrees/p/b/evil.so" }, "name"],
+    [{ name: "GLIBC_TUNABLES", value: "glibc.malloc.check=3" }, "name"],
+    [{ name: "GCONV_PATH", value: "/tmp/x" }, "name"],
     [{ name: "OPENAI_API_KEY", value: "" }, "value"],
     [{ name: "OPENAI_API_KEY", value: "two\nlines" }, "value"],
     [{ name: "OPENAI_API_KEY", value: "nul\u0000byte" }, "value"],

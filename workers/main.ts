@@ -11,13 +11,14 @@ import { processSpawn, spawnShutdown } from "@/workers/spawn";
 import { processMerge } from "@/workers/merge";
 import { processGithub } from "@/workers/github";
 import { processSlack } from "@/workers/slack";
-import { reportSandboxStatus } from "@/lib/sandbox/status";
+import { getSandboxStatus, reportSandboxStatus } from "@/lib/sandbox/status";
 import { startMaintenance } from "@/workers/maintenance";
 import { migrateReceipts } from "@/lib/lead/migrate";
 import { waitForDependencies } from "@/lib/health";
 import { startWebhookListener } from "@/lib/webhooks/listener";
 import { useGitSpawnThread } from "@/lib/git/spawn-thread";
 import { poolFillsSettled } from "@/lib/runs/worktree-pool";
+import { closeSpareHolders, keepSpareHolders } from "@/lib/sandbox/network-holder";
 
 async function main() {
   const env = getEnv();
@@ -35,6 +36,9 @@ async function main() {
   // Every start proves the agent sandbox before taking work; runs are refused if it fails.
   await reportSandboxStatus();
   if (closing) return;
+  // A sandbox's network is made ahead of the run that joins it (lib/sandbox/network-holder.ts).
+  const sandbox = await getSandboxStatus();
+  keepSpareHolders(sandbox.ok ? sandbox.host : null);
   workers = [
     startWorker("tick", processTick, { concurrency: env.TICK_CONCURRENCY }),
     startWorker("spawn", processSpawn, {
@@ -70,6 +74,8 @@ async function main() {
     await Promise.allSettled(workers.map((w) => w.close()));
     // A worktree pool's fill cut short would hold its lock until the lock goes stale (minutes).
     await poolFillsSettled();
+    // The ready sandbox network's bridges would die with us; its sockets' folder would stay.
+    await closeSpareHolders();
     await closeQueues();
     await closeRedis();
     await closeDb();

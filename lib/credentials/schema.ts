@@ -1,10 +1,12 @@
 import { z } from "zod";
 import { isServerOnlyVariable } from "@/lib/env";
+import { isLoaderVariable } from "@/lib/sandbox/bwrap";
 
 // One schema for the Team page's form and the route.
 export const credentialName = z.string().trim()
   .regex(/^[A-Z_][A-Z0-9_]{0,99}$/, "names an environment variable like ANTHROPIC_API_KEY")
-  .refine((name) => !isServerOnlyVariable(name), { message: "is one of Ringmaster's own variables and is never passed to an agent" });
+  .refine((name) => !isServerOnlyVariable(name), { message: "is one of Ringmaster's own variables and is never passed to an agent" })
+  .refine((name) => !isLoaderVariable(name), { message: "is read by the system's program loader, outside the sandbox, and is never passed to an agent" });
 
 export const credentialInput = z.object({
   name: credentialName,

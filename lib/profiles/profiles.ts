@@ -8,6 +8,7 @@ import { quotedPlaceholder } from "@/lib/agents/shell";
 import { conflictingArg, permissionModesOf } from "@/lib/agents/permission-modes";
 import { getEnv, inheritedProcessEnv, isServerOnlyVariable } from "@/lib/env";
 import { CLI_SOURCES, whichOn } from "@/lib/agents/installed";
+import { isLoaderVariable } from "@/lib/sandbox/bwrap";
 import { silentAfterMs } from "@/lib/routing/agents";
 import { runnerClis } from "@/lib/runners/agents";
 import { ceilingShape, wallTimeShape } from "@/lib/spend/ceiling-input";
@@ -22,7 +23,8 @@ export const profileInput = z.object({
   fallbackModel: z.string().trim().max(100).nullable().optional().transform((v) => v || null),
   completionSignal: z.string().trim().max(200).nullable().optional().transform((v) => v || null),
   envAllowList: z.array(z.string().regex(/^[A-Z_][A-Z0-9_]*$/, "names environment variables like API_KEY")
-    .refine((name) => !isServerOnlyVariable(name), { message: "is one of Ringmaster's own variables and is never passed to an agent" })).max(50).default([]),
+    .refine((name) => !isServerOnlyVariable(name), { message: "is one of Ringmaster's own variables and is never passed to an agent" })
+    .refine((name) => !isLoaderVariable(name), { message: "is read by the system's program loader, outside the sandbox, and is never passed to an agent" })).max(50).default([]),
   extraArgs: z.array(z.string().max(500)).max(50).default([]),
   permissionMode: z.string().trim().max(40).nullable().optional().transform((v) => v || null),
   ...ceilingShape,

@@ -18,7 +18,8 @@ import { startLeaseRenewal } from "@/lib/runs/lease";
 import { RunLogSink } from "@/lib/runs/log-sink";
 import { runAgentAndVerify } from "@/lib/runs/agent-step";
 import { prepareGithubClone } from "@/lib/github/repo";
-import { prepareRunSandbox, recordEgress } from "@/lib/runs/sandbox";
+import { prepareRunSandbox, projectWorktreeGit, recordEgress } from "@/lib/runs/sandbox";
+import { refillSpareHolder } from "@/lib/sandbox/network-holder";
 import { wireMcp } from "@/lib/runs/mcp";
 import { writeHomeConfig } from "@/lib/runs/home-config";
 import { runLogSecrets } from "@/lib/runs/log-mask";
@@ -140,7 +141,7 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
   log.mask(runLogSecrets({ env: childEnv, passed: profile.envAllowList, credentials, token }));
 
   // The agent and the verify command run confined; we commit once the sandbox has ended.
-  const opening = stages.timed("sandbox", async () => (await shellMade).enter(wt.path, wt.preparedAs));
+  const opening = stages.timed("sandbox", async () => (await shellMade).enter({ worktree: wt.path, repoPath, preparedAs: wt.preparedAs }));
   const [, campaignText] = await settleAll([
     opening,
     stages.timed("record", async () => {
@@ -173,8 +174,10 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
       onSpawn: () => {
         stages.mark("spawned");
         getLogger("runs").info({ runId: run.id, stages: stages.durations(), steps: stages.steps(), spawnedAt: Date.now(), pooledWorktree: wt.pooled ?? false }, "agent started");
-        // The pool gets back what this run took, once its agent runs (off every run's start).
+        // The pool gets back what this run took, once its agent runs (off every run's start); so
+        // does the worker's ready sandbox network.
         if (pool) refillPool({ projectId: project.id, repoPath, baseBranch }, { create: true });
+        refillSpareHolder();
       },
       ledger: { runId: run.id, teamId: project.teamId, projectId: project.id, agentProfileId: profile.id, queuedById: prompt?.createdById ?? null },
       limits: { ceilings, costLimit, prices, loops: { repeatLimit: settings.loopRepeatLimit, failureLimit: settings.loopFailureLimit } },
@@ -191,6 +194,8 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
   if (run.kind === "architect") outcome = checkArchitectAnswer(run, outcome, (line) => log.push(line));
   if (outcome.status !== "succeeded" || run.kind === "lead" || isCampaignRun(run)) return outcome;
   const title = campaignCommitTitle(prompt) ?? (prompt ? `feat(prompt-${prompt.number}): ${prompt.title}` : `chore(${run.kind}): ${run.id}`);
+  // The agent may have pointed its worktree's git link at another repository: nothing is committed there.
+  await projectWorktreeGit(wt.path, repoPath);
   const commitSha = (await commitAll(wt.path, title, baseBranch))
     ?? ((await commitsAhead(repoPath, branch, baseBranch)) > 0 ? await headSha(wt.path) : null);
   if (commitSha) await recordRunDiff(run.id, wt.path, wt.baseSha, commitSha);

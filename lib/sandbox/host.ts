@@ -3,11 +3,12 @@ import { accessSync, constants } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { promisify } from "node:util";
 import { getEnv } from "@/lib/env";
-import type { SandboxUser } from "@/lib/sandbox/bwrap";
+import { SETPRIV, type SandboxUser } from "@/lib/sandbox/bwrap";
 
 const run = promisify(execFile);
 
-export type SandboxHost = { bwrap: string; user: SandboxUser };
+/** `nsenter`: where util-linux's nsenter is, when we are root (a run's agent joins a network made ahead with it). */
+export type SandboxHost = { bwrap: string; user: SandboxUser; nsenter?: string | null };
 
 function findExecutable(name: string): string | null {
   const candidates = isAbsolute(name) ? [name] : getEnv().PATH.split(":").map((d) => join(d, name));
@@ -44,9 +45,9 @@ export async function prepareSandboxHost(): Promise<SandboxHost | string> {
   if (!bwrap) return `bubblewrap (${env.SANDBOX_BWRAP}) is not installed: apt-get install bubblewrap`;
   if (!findExecutable("socat")) return "socat is not installed: apt-get install socat";
   if (process.getuid?.() !== 0) return { bwrap, user: null };
-  if (!findExecutable("setpriv")) return "setpriv is not installed: apt-get install util-linux";
+  if (!SETPRIV) return "setpriv is not installed in a system folder (/usr/bin, /bin, …): apt-get install util-linux";
   try {
-    return { bwrap, user: await agentUser(env.SANDBOX_AGENT_USER) };
+    return { bwrap, user: await agentUser(env.SANDBOX_AGENT_USER), nsenter: findExecutable("nsenter") };
   } catch (err) {
     return `cannot create the sandbox user ${env.SANDBOX_AGENT_USER}: ${(err as Error).message.split("\n")[0]}`;
   }

@@ -3,11 +3,12 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { getEnv } from "@/lib/env";
 import { AddressGuard } from "@/lib/sandbox/address-guard";
-import { bwrapArgs, proxyEnvironment, SANDBOX_HOME, SANDBOX_MCP_URL, writableGitParts, type SandboxMounts } from "@/lib/sandbox/bwrap";
+import { bwrapArgs, launcherEnvironment, proxyEnvironment, SANDBOX_HOME, SANDBOX_MCP_URL, writableGitParts, type SandboxMounts } from "@/lib/sandbox/bwrap";
 import { startEgressProxy, type EgressCounts } from "@/lib/sandbox/egress-proxy";
 import { startMcpGateway, type McpGateway, type McpServe } from "@/lib/sandbox/mcp-gateway";
 import type { SandboxHost } from "@/lib/sandbox/host";
 import { shareWithSandboxGroup } from "@/lib/sandbox/ownership";
+import { takeNetworkHolder, type NetworkHolder } from "@/lib/sandbox/network-holder";
 import type { NetworkPolicy } from "@/lib/sandbox/policy";
 
 /** A command as the agent runner would start it; a launcher rewrites it to start confined. */
@@ -78,13 +79,20 @@ export async function openSandboxShell(host: SandboxHost, input: Pick<SandboxInp
   const home = join(root, "home");
   let proxy: Awaited<ReturnType<typeof startEgressProxy>> | null = null;
   let gateway: McpGateway | null = null;
-  const egressDir = input.policy.mode === "none" && !input.mcp ? null : join(root, "egress");
+  let holder: NetworkHolder | null = null;
+  const sockets = { proxy: input.policy.mode !== "none", mcp: input.mcp !== undefined };
+  const egressDir = !sockets.proxy && !sockets.mcp ? null : join(root, "egress");
   try {
+    // Where both bridges are wanted and `nsenter` can join a namespace (we are root), the network
+    // is a holder's made ahead, whose bridges listen already (network-holder.ts).
+    if (egressDir && host.user && host.nsenter && sockets.proxy && sockets.mcp) {
+      holder = await takeNetworkHolder(host, egressDir);
+    }
     await mkdir(home, { mode: 0o700 });
     // The worktree stays ours (see ownership.ts), so the agent's own git must be told to trust it.
     await writeFile(join(home, ".gitconfig"), "[safe]\n\tdirectory = *\n");
     if (host.user) await chown(home, host.user.uid, host.user.gid);
-    if (egressDir) await mkdir(egressDir, { mode: 0o755 });
+    if (egressDir && !holder) await mkdir(egressDir, { mode: 0o755 });
     if (egressDir && input.policy.mode !== "none") {
       const guard = await AddressGuard.create([env.DATABASE_URL, env.REDIS_URL, env.APP_URL], env.SANDBOX_LOOPBACK_PORTS);
       proxy = await startEgressProxy({ socketPath: join(egressDir, "egress.sock"), policy: input.policy, guard });
@@ -94,6 +102,7 @@ export async function openSandboxShell(host: SandboxHost, input: Pick<SandboxInp
   } catch (err) {
     await proxy?.close();
     await gateway?.close();
+    await holder?.close();
     await rm(root, { recursive: true, force: true });
     throw err;
   }
@@ -106,6 +115,7 @@ export async function openSandboxShell(host: SandboxHost, input: Pick<SandboxInp
       if (refused) counts.blocked[MCP_GATEWAY_HOST] = refused;
       await proxy?.close();
       await gateway?.close();
+      await holder?.close();
       await rm(root, { recursive: true, force: true });
       return counts;
     })();
@@ -116,8 +126,10 @@ export async function openSandboxShell(host: SandboxHost, input: Pick<SandboxInp
     // A fresh bare clone has no reflog folder yet, and a packed branch no loose-ref folder.
     if (at.git) for (const dir of writableGitParts(at.git)) await mkdir(dir, { recursive: true });
     await shareWithSandboxGroup([...(at.worktreeShared ? [] : [at.worktree]), ...(at.git ? writableGitParts(at.git) : [])], host.user);
-    const sockets = { proxy: proxy !== null, mcp: gateway !== null };
-    const mounts: SandboxMounts = { worktree: at.worktree, git: at.git, home, egressDir, sockets, readOnly: [...input.readOnly, ...nodePrefix(), ...env.SANDBOX_READ_ONLY_PATHS] };
+    const mounts: SandboxMounts = {
+      worktree: at.worktree, git: at.git, home, egressDir, sockets, readOnly: [...input.readOnly, ...nodePrefix(), ...env.SANDBOX_READ_ONLY_PATHS],
+      ...(holder ? { joinedNetwork: holder.netns } : {}),
+    };
     return {
       diesWithParent: true,
       mcpUrl: gateway ? SANDBOX_MCP_URL : null,
@@ -132,11 +144,11 @@ export async function openSandboxShell(host: SandboxHost, input: Pick<SandboxInp
         if (host.user) await chown(target, host.user.uid, host.user.gid);
       },
       launch: (spec) => ({
-        command: host.bwrap,
-        args: bwrapArgs(mounts, host.user, spec),
+        // nsenter joins the holder's namespace and becomes bwrap (no process of its own is left).
+        ...(holder ? { command: host.nsenter!, args: [`--net=${holder.nsPath}`, "--", host.bwrap, ...bwrapArgs(mounts, host.user, spec)] } : { command: host.bwrap, args: bwrapArgs(mounts, host.user, spec) }),
         shell: false,
         // Passed through bwrap's own environment, never its arguments, which `ps` shows to all.
-        env: { ...spec.env, HOME: SANDBOX_HOME, TMPDIR: "/tmp", ...(proxy ? proxyEnvironment() : {}) },
+        env: { ...launcherEnvironment(spec.env), HOME: SANDBOX_HOME, TMPDIR: "/tmp", ...(proxy ? proxyEnvironment() : {}) },
       }),
       close,
     };
