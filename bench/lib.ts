@@ -47,10 +47,13 @@ export async function benchEnvironment(name: string) {
 }
 
 export function startWorkers(count: number, env: Record<string, string>, nodeArgs: string[] = []): ChildProcess[] {
-  return Array.from({ length: count }, (_, i) =>
+  const workers = Array.from({ length: count }, (_, i) =>
     spawn(process.execPath, [...nodeArgs, "--import", "tsx", "workers/main.ts"], {
       cwd: root, env: { ...process.env, ...env, WORKER_ID: `bench-${i}`, LOG_LEVEL: "info" }, stdio: ["ignore", "pipe", "inherit"],
     }));
+  // A bench that fails (a wait timed out) leaves no worker running behind it to load the next one.
+  process.once("exit", () => { for (const w of workers) if (w.exitCode === null) w.kill("SIGKILL"); });
+  return workers;
 }
 
 export async function workersReady(workers: ChildProcess[]): Promise<void> {

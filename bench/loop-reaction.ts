@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { benchEnvironment, median, percentile, sleep, startWorkers, stopWorkers, workersReady } from "./lib";
 
 const nudges = process.env.NUDGES !== "off";
-const trials = Number(process.env.TRIALS ?? (nudges ? 30 : 8));
+const trials = Number(process.env.TRIALS ?? (nudges ? 60 : 8));
 const throughputPrompts = Number(process.env.THROUGHPUT_PROMPTS ?? 40);
 const { env, drop } = await benchEnvironment(nudges ? "nudge" : "tick");
 const { getDb, closeDb } = await import("@/lib/db");
@@ -15,7 +15,9 @@ const { closeQueues } = await import("@/lib/queues");
 const { closeRedis } = await import("@/lib/redis/connections");
 const { createTeamWithDemoProject } = await import("./fixtures");
 
-const workers = startWorkers(nudges ? 2 : 1, { ...env, NUDGES: nudges ? "on" : "off" });
+// The spawn queue's rate limit (a runaway guard: 60 agent starts a minute by default) is raised:
+// the trials, bursts and throughput prompts start more than that, and measure the path, not the guard.
+const workers = startWorkers(nudges ? 2 : 1, { ...env, NUDGES: nudges ? "on" : "off", SPAWN_RATE_MAX: "100000" });
 await workersReady(workers);
 // Each run's start stages, as the worker logs them ("agent started", lib/runs/start-stages.ts).
 const startLines = new Map<string, { stages: Record<string, number>; steps?: Record<string, number>; spawnedAt: number; pooledWorktree?: boolean }>();
@@ -25,6 +27,8 @@ for (const w of workers) {
     const lines = (rest + chunk).split("\n");
     rest = lines.pop()!;
     for (const line of lines) {
+      // A worker's warnings and errors (pino levels 40, 50) are shown: a slow trial may be a failed one.
+      if (/"level":(40|50|60)/.test(line)) process.stderr.write(`worker: ${line}\n`);
       if (!line.includes('"agent started"')) continue;
       const { runId, stages, steps, spawnedAt, pooledWorktree } = JSON.parse(line);
       startLines.set(runId, { stages, steps, spawnedAt, pooledWorktree });
@@ -61,32 +65,36 @@ const directStart = () => new Promise<number>((resolve, reject) => {
 const { actor, project } = await createTeamWithDemoProject({ maxParallel: 4 });
 const profile = await db.agentProfile.create({ data: { teamId: project.teamId, name: "timestamp", adapter: "shell", commandTemplate: AGENT } });
 await db.projectSettings.update({ where: { projectId: project.id }, data: { executorProfileId: profile.id } });
-const reaction: number[] = [];
-const toRunStarted: number[] = [];
-const toClaim: number[] = [];
+// Two kinds of trial, alternating: a prompt created the moment the previous one is done (its merge
+// just moved the base, so the pool's worktrees are being checked out again and the merge's clean-up
+// runs beside the start), and one created when the project is at rest (REST_MS later).
+const restMs = Number(process.env.REST_MS ?? (nudges ? 1_000 : 0));
+type Trials = { reaction: number[]; toRunStarted: number[]; toClaim: number[]; stageTimes: Record<string, number>[]; stepTimes: Record<string, number>[]; pooledStarts: number };
+const newTrials = (): Trials => ({ reaction: [], toRunStarted: [], toClaim: [], stageTimes: [], stepTimes: [], pooledStarts: 0 });
+const afterMerge = newTrials();
+const atRest = newTrials();
 const floor: number[] = [];
-const stageTimes: Record<string, number>[] = [];
-// The steps a stage runs side by side, each on its own (lib/runs/start-stages.ts).
-const stepTimes: Record<string, number>[] = [];
-// Trials whose run took a ready worktree from the project's pool (lib/runs/worktree-pool.ts).
-let pooledStarts = 0;
 for (let i = 0; i < trials; i++) {
+  const into = restMs > 0 && i % 2 === 1 ? atRest : afterMerge;
+  if (into === atRest) await sleep(restMs);
   const t0 = Date.now();
   const prompt = await createPrompt(actor, project, { title: `reaction ${i}`, body: "print hi\n" });
   const created = Date.now() - t0;
   const run = await waitFor(() => db.run.findFirst({ where: { promptId: prompt.id, startedAt: { not: null } } }));
   const logged = await waitFor(async () => agentStart((await db.runLog.findMany({ where: { runId: run.id } })).map((l) => l.content)) || null);
-  reaction.push(logged - t0);
-  toRunStarted.push(run.startedAt!.getTime() - t0);
-  toClaim.push(run.queuedAt.getTime() - t0);
+  into.reaction.push(logged - t0);
+  into.toRunStarted.push(run.startedAt!.getTime() - t0);
+  into.toClaim.push(run.queuedAt.getTime() - t0);
   const start = await waitFor(async () => startLines.get(run.id), 5_000).catch(() => null);
   if (start) {
-    if (start.pooledWorktree) pooledStarts++;
+    // Trials whose run took a ready worktree from the project's pool (lib/runs/worktree-pool.ts).
+    if (start.pooledWorktree) into.pooledStarts++;
     // prompt created → run claimed by the tick → spawn job queued → … → agent spawned → its first instruction.
     const jobAdded = start.spawnedAt - start.stages.total;
     const { total: _, ...worker } = start.stages;
-    stageTimes.push({ tick: run.queuedAt.getTime() - t0, enqueue: jobAdded - run.queuedAt.getTime(), ...worker, exec: logged - start.spawnedAt });
-    if (start.steps) stepTimes.push(start.steps);
+    into.stageTimes.push({ tick: run.queuedAt.getTime() - t0, enqueue: jobAdded - run.queuedAt.getTime(), ...worker, exec: logged - start.spawnedAt });
+    // The steps a stage runs side by side, each on its own (lib/runs/start-stages.ts).
+    if (start.steps) into.stepTimes.push(start.steps);
   }
   await waitFor(() => db.prompt.findFirst({ where: { id: prompt.id, status: "done" } }));
   if (nudges) floor.push(created + await directStart());
@@ -132,12 +140,15 @@ await closeQueues();
 await closeRedis();
 await closeDb();
 await drop();
+const summary = (t: Trials) => t.reaction.length === 0 ? null : {
+  trials: t.reaction.length, p50: median(t.reaction), p99: percentile(t.reaction, 99), claimP50: median(t.toClaim),
+  runStartedP50: median(t.toRunStarted), runStartedP99: percentile(t.toRunStarted, 99),
+  stages: stageSummary(t.stageTimes), steps: stageSummary(t.stepTimes), pooledStarts: t.pooledStarts,
+};
 console.log(JSON.stringify({
-  nudges, trials, p50: median(reaction), p99: percentile(reaction, 99), claimP50: median(toClaim),
-  runStartedP50: median(toRunStarted), runStartedP99: percentile(toRunStarted, 99),
+  nudges, trials, restMs, afterMerge: summary(afterMerge), atRest: summary(atRest),
   floorP50: floor.length ? median(floor) : null, floorP99: floor.length ? percentile(floor, 99) : null, runsPerSecond,
   burstFill, burstFillP50: burstFill.length ? median(burstFill) : null,
-  stages: stageSummary(stageTimes), steps: stageSummary(stepTimes), pooledStarts,
 }));
 
 // Per stage: p50 and p99 over the trials that logged it.
