@@ -5,11 +5,11 @@ export { mergeIntoBase, type MergeInput, type MergeRefusal, type MergeResult } f
 export { rebaseOntoBase, type RebaseResult } from "@/lib/git/rebase";
 export { branchExists, branchSha, commitsAhead, currentBranch, hasUnmergedCommits, headSha, isAncestor, isClean } from "@/lib/git/refs";
 export { COMMITTER, git, gitCheck, GitError, type GitOptions } from "@/lib/git/run";
-export { createWorktree, type CreatedWorktree, type CreateWorktreeInput } from "@/lib/git/worktree-create";
+export { createWorktree, type CreatedWorktree, type CreateWorktreeInput, type WorktreeGit } from "@/lib/git/worktree-create";
 export { createFreshWorktree, type FreshWorktreeInput } from "@/lib/git/worktree-fresh";
 export { drainPool, fillPool, poolChangedAt, type Filled, type FillInput } from "@/lib/git/worktree-pool-fill";
 export { startFromPool, type PoolStartInput, type PoolTake } from "@/lib/git/worktree-pool-take";
-export type { PoolPreparation } from "@/lib/git/worktree-pool-entry";
+export { adminDirOf, type PoolPreparation } from "@/lib/git/worktree-pool-entry";
 export { listWorktrees, pruneWorktrees, type Worktree } from "@/lib/git/worktree-list";
 export { removeWorktree, UnmergedWorkError, type RemovedWorktree, type RemoveWorktreeInput } from "@/lib/git/worktree-remove";
 export { commitFileToBranch, readBlob, type FileCommitInput } from "@/lib/git/file-commit";

@@ -1,8 +1,9 @@
-import { readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { git, gitCheck, GitError } from "@/lib/git/run";
-import { makeSandbox, writeFiles } from "@/lib/git/testing";
+import { commitFiles, makeSandbox, writeFiles } from "@/lib/git/testing";
 
 describe("git", () => {
   it("resolves with stdout", async () => {
@@ -27,6 +28,29 @@ describe("git", () => {
     expect((await git(repo, ["log", "-1", "--format=%an <%ae>|%cn <%ce>"])).trim()).toBe(
       "Ringmaster <ringmaster@localhost>|Ringmaster <ringmaster@localhost>",
     );
+  });
+
+  it("writes what it adds to a git folder (object folders, ref folders, reflogs) writable by that folder's group, and makes no repository that keeps it so", async () => {
+    const { repo } = await makeSandbox();
+    const objects = join(repo, ".git", "objects");
+    const before = new Set(await readdir(objects));
+    await git(repo, ["checkout", "-q", "-b", "ringmaster/shared"]);
+    await commitFiles(repo, Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`f${i}.txt`, `${i} ${Math.random()}\n`])), "many objects");
+    const made = (await readdir(objects)).filter((d) => /^[0-9a-f]{2}$/.test(d) && !before.has(d));
+    expect(made.length).toBeGreaterThan(0);
+    const modes = async (paths: string[]) => Promise.all(paths.map(async (p) => ((await stat(p)).mode & 0o2070).toString(8)));
+    expect(await modes(made.map((d) => join(objects, d)))).toEqual(made.map(() => "2070"));
+    const git_ = join(repo, ".git");
+    expect(await modes([join(git_, "refs", "heads", "ringmaster"), join(git_, "logs", "refs", "heads", "ringmaster")])).toEqual(["2070", "2070"]);
+    expect(((await stat(join(git_, "logs", "refs", "heads", "ringmaster", "shared"))).mode & 0o060).toString(8)).toBe("60");
+    // A repository made by init or clone records no sharing in its own config (the user's git would keep it).
+    const fresh = await mkdtemp(join(tmpdir(), "rm-init-"));
+    await git(fresh, ["init", "--quiet", "made"]);
+    await git(fresh, ["clone", "--quiet", "--bare", repo, "cloned.git"]);
+    for (const config of [join(fresh, "made", ".git", "config"), join(fresh, "cloned.git", "config")]) {
+      expect(await readFile(config, "utf8")).not.toMatch(/sharedrepository/i);
+    }
+    await rm(fresh, { recursive: true, force: true });
   });
 
   it("retries while another process holds the index lock", async () => {

@@ -62,6 +62,14 @@ const BASE_CONFIG = [
   "-c", "protocol.ext.allow=never",
 ];
 
+// What our git writes in a repository's git folder (a new object folder, a ref's folder, a reflog)
+// is made writable for the folder's group, as git does for a repository shared with a group: where
+// agents run as a sandbox user, that group is theirs (lib/sandbox/ownership.ts), and a run's start
+// then finds nothing left to share. Not for a repository being made (init, clone), whose own
+// config would keep the setting for every other git.
+const SHARED_WRITES = ["-c", "core.sharedRepository=group"];
+const withConfig = (args: readonly string[]) => [...BASE_CONFIG, ...(args[0] === "init" || args[0] === "clone" ? [] : SHARED_WRITES), ...args];
+
 // These read refs and objects only: no hook, filter, driver or remote is involved.
 const PLUMBING = new Set(["rev-parse", "update-ref", "symbolic-ref", "merge-base", "rev-list", "config", "show-ref", "for-each-ref", "cat-file", "init", "commit-tree"]);
 // Diff drivers (textconv, external diff) are programs named by config.
@@ -82,7 +90,7 @@ async function guardedArgs(cwd: string, args: readonly string[], opts: GitOption
 }
 
 function runOnce(cwd: string, args: readonly string[], opts: GitOptions): Promise<string> {
-  const inThread = gitInThread(cwd, [...BASE_CONFIG, ...args], gitEnv(opts.env));
+  const inThread = gitInThread(cwd, withConfig(args), gitEnv(opts.env));
   if (inThread) {
     return inThread.then((exit) => {
       if ("error" in exit) throw new GitError(cwd, args, null, exit.error);
@@ -93,7 +101,7 @@ function runOnce(cwd: string, args: readonly string[], opts: GitOptions): Promis
   return new Promise((resolve, reject) => {
     // Next's types declare NODE_ENV as always present; git has no use for it.
     const env = gitEnv(opts.env) as NodeJS.ProcessEnv;
-    const child = spawn("git", [...BASE_CONFIG, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("git", withConfig(args), { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on("data", (chunk: Buffer) => out.push(chunk));

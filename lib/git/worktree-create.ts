@@ -21,7 +21,15 @@ export type CreatedWorktree = {
   pooled?: true;
   /** The pool's preparation (PoolPreparation's tag) the taken worktree still has, untouched since. */
   preparedAs?: string;
+  /**
+   * A worktree of the pool, made and taken by us and touched by no agent yet: its git folders
+   * (real paths) and branch, as the take made them, so they need not be asked of git again.
+   */
+  git?: WorktreeGit;
 };
+
+/** A worktree's git folders, as real paths, and its branch's full ref. */
+export type WorktreeGit = { commonDir: string; worktreeDir: string; branchRef: string };
 
 const NO_REF = "0".repeat(40);
 

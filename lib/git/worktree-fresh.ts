@@ -45,7 +45,7 @@ export async function createFreshWorktree(input: FreshWorktreeInput): Promise<Cr
   await assertNotBaseBranch(branch, baseBranch);
   await assertOutsideRepository(repoPath, path);
   // A numbered name (the prompt's earlier branch is kept) still starts in a ready worktree.
-  const take = input.pool && pooled === UNTRIED ? await startFromPool({ repoPath, pool: input.pool, branch, baseBranch, tip: baseTip, path }) : null;
+  const take = input.pool && pooled === UNTRIED ? await startFromPool({ repoPath, pool: input.pool, branch, tip: baseTip, path }) : null;
   if (take) return pooledWorktree(path, branch, baseTip, take);
   try {
     await git(repoPath, ["worktree", "add", "--quiet", "-b", branch, "--", path, baseTip]);
@@ -72,10 +72,14 @@ async function fromPool(input: FreshWorktreeInput, pool: string): Promise<Create
   const path = input.pathOf(branch);
   await assertNotBaseBranch(branch, baseBranch);
   await assertOutsideRepository(repoPath, path);
-  const take = await startFromPool({ repoPath, pool, branch, baseBranch, tip, path });
+  const take = await startFromPool({ repoPath, pool, branch, tip, path });
   return take ? pooledWorktree(path, branch, tip, take) : null;
 }
 
 async function pooledWorktree(path: string, branch: string, baseSha: string, take: PoolTake): Promise<CreatedWorktree> {
-  return { path: await canonicalPath(path), branch, baseSha, pooled: true, ...(take.preparedAs ? { preparedAs: take.preparedAs } : {}) };
+  return {
+    path: await canonicalPath(path), branch, baseSha, pooled: true,
+    ...(take.preparedAs ? { preparedAs: take.preparedAs } : {}),
+    git: { commonDir: take.commonDir, worktreeDir: take.worktreeDir, branchRef: `refs/heads/${branch}` },
+  };
 }

@@ -9,7 +9,6 @@ export type PoolStartInput = {
   pool: string;
   /** A new branch, made at `tip`; the start fails (nothing made) when it exists already. */
   branch: string;
-  baseBranch: string;
   /** The base branch's tip now: only a worktree checked out there is taken. */
   tip: string;
   /** Where the run's worktree goes (the pool's folder moves there, on the same file system). */
@@ -18,8 +17,11 @@ export type PoolStartInput = {
 
 const NO_REF = "0".repeat(40);
 
-/** A worktree taken: `preparedAs` names the filler's preparation it still has (null: none, or its checkout changed files since). */
-export type PoolTake = { preparedAs: string | null };
+/**
+ * A worktree taken: `preparedAs` names the filler's preparation it still has (null: none, or its
+ * checkout changed files since); `commonDir` and `worktreeDir` are its git folders, real paths.
+ */
+export type PoolTake = { preparedAs: string | null; commonDir: string; worktreeDir: string };
 
 /**
  * Starts a new branch in a ready worktree of the pool instead of checking one out: the folder is
@@ -47,29 +49,32 @@ export async function startFromPool(input: PoolStartInput): Promise<PoolTake | n
     // Ours alone from here: made the run's, or removed (whatever failed, the caller's checkout
     // finds the branch if it was made, and continues on it).
     const held = parseEntryName(name);
-    if (await adopt(input, held.tip).catch(() => false)) return { preparedAs: held.tip === tip ? held.tag : null };
+    const adopted = await adopt(input, held.tip).catch(() => null);
+    if (adopted) return { preparedAs: held.tip === tip ? held.tag : null, ...adopted };
     await removePooled(path);
   }
   return null;
 }
 
-/** `held`: the tip the worktree's name says it is checked out at. */
-async function adopt(input: PoolStartInput, held: string): Promise<boolean> {
-  const { repoPath, branch, baseBranch, tip, path } = input;
+/** `held`: the tip the worktree's name says it is checked out at. Null: not made the run's. */
+async function adopt(input: PoolStartInput, held: string): Promise<{ commonDir: string; worktreeDir: string } | null> {
+  const { repoPath, branch, tip, path } = input;
   const admin = await relink(path);
   // Another repository's (the project's path changed) or not at the tip its name says: not handed out.
   const repo = await realpath(repoPath);
   const common = dirname(dirname(admin));
-  if (common !== repo && common !== join(repo, ".git")) return false;
-  if ((await readFile(join(admin, "HEAD"), "utf8")).trim() !== held) return false;
+  if (common !== repo && common !== join(repo, ".git")) return null;
+  if ((await readFile(join(admin, "HEAD"), "utf8")).trim() !== held) return null;
   // A git entry left for this path (its folder deleted behind git's back) would come back to life
   // beside this one: the careful way prunes it first.
   const gitdir = `${await realpath(path)}/.git`;
   for (const other of await readdir(join(common, "worktrees"))) {
-    if (other !== basename(admin) && (await readFile(join(common, "worktrees", other, "gitdir"), "utf8").catch(() => "")).trim() === gitdir) return false;
+    if (other !== basename(admin) && (await readFile(join(common, "worktrees", other, "gitdir"), "utf8").catch(() => "")).trim() === gitdir) return null;
   }
   if (held === tip) {
-    await git(repoPath, ["update-ref", "-m", `ringmaster: branch from ${baseBranch}`, `refs/heads/${branch}`, tip, NO_REF]);
+    // No reflog of the branch is started here: one made by us would not be the sandbox's group's
+    // to append to, and the run's start shares nothing more (the agent's first commit starts it).
+    await git(repoPath, ["update-ref", `refs/heads/${branch}`, tip, NO_REF], { env: NO_REFLOG });
     // The worktree is nobody else's, so its HEAD is written as `git symbolic-ref` would, without a process.
     await writeWhole(join(admin, "HEAD"), `ref: refs/heads/${branch}\n`);
   } else {
@@ -77,5 +82,7 @@ async function adopt(input: PoolStartInput, held: string): Promise<boolean> {
     await git(path, ["checkout", "--quiet", "--no-track", "-b", branch, tip]);
   }
   await unlink(join(admin, "locked"));
-  return true;
+  return { commonDir: common, worktreeDir: admin };
 }
+
+const NO_REFLOG = { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "core.logAllRefUpdates", GIT_CONFIG_VALUE_0: "false" };

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile, rename, rm, utimes, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, realpath, rename, rm, utimes, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { commitAll } from "@/lib/git/commit";
@@ -17,6 +17,11 @@ const pathIn = (root: string) => (branch: string) => join(root, branch.replaceAl
 const ready = async (pool: string) => (await readdir(join(pool, "ready"))).sort();
 // The admin entry's name is the folder's name when git added it: a pooled worktree keeps its pool name.
 const adminName = async (worktree: string) => basename(await adminDirOf(worktree));
+// What git itself says of a worktree's folders and branch (what a take's `git` saves asking).
+const askedGit = async (worktree: string) => {
+  const [common, own, branchRef] = (await git(worktree, ["rev-parse", "--path-format=absolute", "--git-common-dir", "--git-dir", "--symbolic-full-name", "HEAD"])).trim().split("\n");
+  return { commonDir: await realpath(common), worktreeDir: await realpath(own), branchRef };
+};
 // Which git entries the pool holds ready (a refreshed one keeps its entry under a new folder name).
 const readyAdmins = async (pool: string) => (await Promise.all((await ready(pool)).map((n) => adminName(join(pool, "ready", n))))).sort();
 
@@ -37,7 +42,7 @@ describe("the worktree pool", () => {
     expect((await listWorktrees(repo)).filter((w) => w.locked).map((w) => [w.head, w.detached])).toEqual([[tip, true], [tip, true]]);
 
     const first = await createFreshWorktree({ repoPath: repo, name: "ringmaster/1-a", baseBranch: "main", pathOf: pathIn(worktrees), pool });
-    expect(first).toEqual({ path: join(worktrees, "ringmaster_1-a"), branch: "ringmaster/1-a", baseSha: tip, pooled: true });
+    expect(first).toEqual({ path: join(worktrees, "ringmaster_1-a"), branch: "ringmaster/1-a", baseSha: tip, pooled: true, git: await askedGit(first.path) });
     const second = await createFreshWorktree({ repoPath: repo, name: "ringmaster/2-b", baseBranch: "main", pathOf: pathIn(worktrees), pool });
     expect(second.path).toBe(join(worktrees, "ringmaster_2-b"));
     expect([await adminName(first.path), await adminName(second.path)].sort()).toEqual(names);
@@ -65,7 +70,7 @@ describe("the worktree pool", () => {
     await git(repo, ["branch", "ringmaster/1-a"]);
     const [entry] = await readyAdmins(pool);
     const run = await createFreshWorktree({ repoPath: repo, name: "ringmaster/1-a", baseBranch: "main", pathOf: pathIn(worktrees), pool });
-    expect(run).toEqual({ path: join(worktrees, "ringmaster_1-a-2"), branch: "ringmaster/1-a-2", baseSha: tip, pooled: true });
+    expect(run).toEqual({ path: join(worktrees, "ringmaster_1-a-2"), branch: "ringmaster/1-a-2", baseSha: tip, pooled: true, git: await askedGit(run.path) });
     expect([await adminName(run.path), await currentBranch(run.path)]).toEqual([entry, "ringmaster/1-a-2"]);
   });
 
@@ -101,7 +106,8 @@ describe("the worktree pool", () => {
     const entry = await adminName(join(other, "ready", atTip));
     await rename(join(other, "ready", atTip), join(pool, "ready", atTip));
     const path = join(worktrees, "ringmaster_1");
-    expect(await startFromPool({ repoPath: repo, pool, branch: "ringmaster/1", baseBranch: "main", tip: moved, path })).toEqual({ preparedAs: null });
+    const gitDirs = { commonDir: join(await realpath(repo), ".git"), worktreeDir: join(await realpath(repo), ".git", "worktrees", entry) };
+    expect(await startFromPool({ repoPath: repo, pool, branch: "ringmaster/1", tip: moved, path })).toEqual({ preparedAs: null, ...gitDirs });
     expect([await adminName(path), await headSha(path), await ready(pool)]).toEqual([entry, moved, [old]]);
   });
 
@@ -120,17 +126,21 @@ describe("the worktree pool", () => {
 
     const tip = await branchSha(repo, "main");
     const first = join(worktrees, "ringmaster_1");
-    expect(await startFromPool({ repoPath: repo, pool, branch: "ringmaster/1", baseBranch: "main", tip, path: first })).toEqual({ preparedAs: "g1234" });
+    const [firstEntry] = await readyAdmins(pool);
+    const common = join(await realpath(repo), ".git");
+    expect(await startFromPool({ repoPath: repo, pool, branch: "ringmaster/1", tip, path: first })).toEqual({ preparedAs: "g1234", commonDir: common, worktreeDir: join(common, "worktrees", firstEntry) });
+    // No reflog of the new branch is started by the take (the agent's first commit starts it, in the sandbox's group).
+    expect(existsSync(join(common, "logs", "refs", "heads", "ringmaster", "1"))).toBe(false);
     expect(await readFile(join(first, ".git-prepared"), "utf8")).toBe("yes");
     await fillPool({ repoPath: repo, pool, baseBranch: "main", size: 1, prepare });
     const second = await createFreshWorktree({ repoPath: repo, name: "ringmaster/2-b", baseBranch: "main", pathOf: pathIn(worktrees), pool });
-    expect(second).toEqual({ path: join(worktrees, "ringmaster_2-b"), branch: "ringmaster/2-b", baseSha: tip, pooled: true, preparedAs: "g1234" });
+    expect(second).toEqual({ path: join(worktrees, "ringmaster_2-b"), branch: "ringmaster/2-b", baseSha: tip, pooled: true, preparedAs: "g1234", git: await askedGit(second.path) });
 
     // The base moved: a worktree of the earlier tip is checked out anew at the take, which changes files: not prepared any more.
     await fillPool({ repoPath: repo, pool, baseBranch: "main", size: 1, prepare });
     const moved = await commitFiles(repo, { "later.txt": "later\n" }, "base moves on");
     const third = await createFreshWorktree({ repoPath: repo, name: "ringmaster/3-c", baseBranch: "main", pathOf: pathIn(worktrees), pool });
-    expect(third).toEqual({ path: join(worktrees, "ringmaster_3-c"), branch: "ringmaster/3-c", baseSha: moved, pooled: true });
+    expect(third).toEqual({ path: join(worktrees, "ringmaster_3-c"), branch: "ringmaster/3-c", baseSha: moved, pooled: true, git: await askedGit(third.path) });
 
     // A refresh prepares again; an unprepared pool names no preparation.
     prepared.length = 0;
@@ -149,7 +159,7 @@ describe("the worktree pool", () => {
     const moved = await commitFiles(repo, { "later.txt": "later\n" }, "base moves on");
     await git(repo, ["branch", "ringmaster/1", tip]);
     const path = join(worktrees, "ringmaster_1");
-    expect(await startFromPool({ repoPath: repo, pool, branch: "ringmaster/1", baseBranch: "main", tip: moved, path })).toBeNull();
+    expect(await startFromPool({ repoPath: repo, pool, branch: "ringmaster/1", tip: moved, path })).toBeNull();
     expect([existsSync(path), await branchSha(repo, "ringmaster/1"), await ready(pool), (await listWorktrees(repo)).length]).toEqual([false, tip, [], 1]);
   });
 
@@ -167,7 +177,7 @@ describe("the worktree pool", () => {
   it("gives each of many takers at once a different worktree, and the rest nothing", async () => {
     const { repo, worktrees, pool, tip } = await pooled(3);
     const names = await ready(pool);
-    const takers = Array.from({ length: 8 }, (_, i) => ({ repoPath: repo, pool, branch: `ringmaster/${i + 1}`, baseBranch: "main", tip, path: join(worktrees, `ringmaster_${i + 1}`) }));
+    const takers = Array.from({ length: 8 }, (_, i) => ({ repoPath: repo, pool, branch: `ringmaster/${i + 1}`, tip, path: join(worktrees, `ringmaster_${i + 1}`) }));
     const took = await Promise.all(takers.map((t) => startFromPool(t)));
     expect(took.filter(Boolean).length).toBe(3);
     const winners = takers.filter((_, i) => took[i]);
@@ -185,7 +195,7 @@ describe("the worktree pool", () => {
       const [repoPath, pool, tip, path, branch, go] = process.argv.slice(-6);
       console.log("ready");
       while (!existsSync(go)) await new Promise((r) => setTimeout(r, 1));
-      console.log(JSON.stringify(await startFromPool({ repoPath, pool, branch, baseBranch: "main", tip, path })));`;
+      console.log(JSON.stringify(await startFromPool({ repoPath, pool, branch, tip, path })));`;
     const children = Array.from({ length: 4 }, (_, i) => {
       const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script, "--", repo, pool, tip, join(worktrees, `p${i}`), `ringmaster/p${i}`, go], { stdio: ["ignore", "pipe", "inherit"] });
       let out = "";
@@ -209,7 +219,7 @@ describe("the worktree pool", () => {
     const other = await makeSandbox();
     expect(await branchSha(other.repo, "main")).toBe(tip);
     const path = join(other.worktrees, "ringmaster_1");
-    expect(await startFromPool({ repoPath: other.repo, pool, branch: "ringmaster/1", baseBranch: "main", tip, path })).toBeNull();
+    expect(await startFromPool({ repoPath: other.repo, pool, branch: "ringmaster/1", tip, path })).toBeNull();
     expect([existsSync(path), await branchExists(other.repo, "ringmaster/1"), await ready(pool)]).toEqual([false, false, []]);
   });
 
@@ -231,7 +241,7 @@ describe("the worktree pool", () => {
     await git(repo, ["update-ref", "refs/heads/ringmaster/1", old]);
     await git(repo, ["reset", "--quiet", "--hard", tip]);
     const path = join(worktrees, "ringmaster_1");
-    expect(await startFromPool({ repoPath: repo, pool, branch: "ringmaster/1", baseBranch: "main", tip, path })).toBeNull();
+    expect(await startFromPool({ repoPath: repo, pool, branch: "ringmaster/1", tip, path })).toBeNull();
     expect([existsSync(path), await branchSha(repo, "ringmaster/1"), await ready(pool), (await listWorktrees(repo)).length]).toEqual([false, old, [], 1]);
   });
 
@@ -241,7 +251,7 @@ describe("the worktree pool", () => {
     const moved = await commitFiles(repo, { "later.txt": "later\n" }, "base moves on");
     await rename(join(pool, "ready", name), join(pool, "ready", `${moved}-${name.slice(41)}`));
     const path = join(worktrees, "ringmaster_1");
-    expect(await startFromPool({ repoPath: repo, pool, branch: "ringmaster/1", baseBranch: "main", tip: moved, path })).toBeNull();
+    expect(await startFromPool({ repoPath: repo, pool, branch: "ringmaster/1", tip: moved, path })).toBeNull();
     expect([existsSync(path), await branchExists(repo, "ringmaster/1"), await ready(pool), (await listWorktrees(repo)).length]).toEqual([false, false, [], 1]);
   });
 

@@ -18,7 +18,7 @@ import { startLeaseRenewal } from "@/lib/runs/lease";
 import { RunLogSink } from "@/lib/runs/log-sink";
 import { runAgentAndVerify } from "@/lib/runs/agent-step";
 import { prepareGithubClone } from "@/lib/github/repo";
-import { prepareRunSandbox, projectWorktreeGit, recordEgress } from "@/lib/runs/sandbox";
+import { prepareRunSandbox, projectWorktreeGit, recordEgress, shareRunRepository } from "@/lib/runs/sandbox";
 import { refillSpareHolder } from "@/lib/sandbox/network-holder";
 import { wireMcp } from "@/lib/runs/mcp";
 import { writeHomeConfig } from "@/lib/runs/home-config";
@@ -112,6 +112,8 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
   const known = prompt?.branch;
   const fresh = prompt ? runBranchName(prompt.number, prompt.title) : `ringmaster/${run.kind}-${run.id}`;
   const pool = projectPool(project.id);
+  // A new branch's start walks the repository's shared parts beside its checkout, off its path.
+  const repositoryShared = known ? undefined : shareRunRepository(repoPath, fresh);
   // The worktree (git processes) and the run's token, prices and credentials (Postgres) do not
   // wait for each other, nor does the part of the sandbox that needs no worktree (its HOME, egress
   // proxy and MCP gateway, once the token is there); neither do the worktree's entry into the
@@ -141,7 +143,7 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
   log.mask(runLogSecrets({ env: childEnv, passed: profile.envAllowList, credentials, token }));
 
   // The agent and the verify command run confined; we commit once the sandbox has ended.
-  const opening = stages.timed("sandbox", async () => (await shellMade).enter({ worktree: wt.path, repoPath, preparedAs: wt.preparedAs }));
+  const opening = stages.timed("sandbox", async () => (await shellMade).enter({ worktree: wt.path, repoPath, preparedAs: wt.preparedAs, git: wt.git, repositoryShared }));
   const [, campaignText] = await settleAll([
     opening,
     stages.timed("record", async () => {

@@ -1,14 +1,15 @@
 import { randomUUID } from "node:crypto";
-import { lstat, realpath } from "node:fs/promises";
+import { lstat, mkdir, realpath } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { getDb, type Prisma } from "@/lib/db";
 import { getEnv } from "@/lib/env";
-import { git } from "@/lib/git";
+import { git, type WorktreeGit } from "@/lib/git";
 import { DEMO_AGENT_PATH } from "@/lib/agents/demo";
 import { networkPolicy } from "@/lib/sandbox/policy";
 import { openSandboxShell, type SandboxSession } from "@/lib/sandbox/session";
 import { getSandboxStatus } from "@/lib/sandbox/status";
-import { sandboxShareTag } from "@/lib/sandbox/ownership";
+import { sandboxShareTag, shareFolder, sharedAlready, shareWithSandboxGroup } from "@/lib/sandbox/ownership";
+import { writableGitParts, type SandboxUser } from "@/lib/sandbox/bwrap";
 import type { EgressCounts } from "@/lib/sandbox/egress-proxy";
 import { runMcpServe } from "@/lib/runs/mcp";
 
@@ -26,7 +27,15 @@ const UNSANDBOXED: SandboxSession = {
 type RunSandboxInput = { settings: SandboxSettings; adapter: string; token?: string; log: (line: string) => void };
 
 /** The worktree a run's sandbox enters, the project's repository it must belong to, and its pool preparation. */
-export type RunWorktree = { worktree: string; repoPath: string; preparedAs?: string };
+export type RunWorktree = {
+  worktree: string;
+  repoPath: string;
+  preparedAs?: string;
+  /** A take of the pool's (CreatedWorktree's git): ours, no agent's yet, so its git paths are not asked of git again. */
+  git?: WorktreeGit;
+  /** The repository's shared parts walked beside the checkout (shareRunRepository). */
+  repositoryShared?: Promise<boolean>;
+};
 
 /** A run's sandbox before its worktree (SandboxShell): `enter` takes the worktree. */
 export type RunSandboxShell = {
@@ -73,14 +82,15 @@ export async function prepareRunSandbox(input: RunSandboxInput): Promise<RunSand
     ...(input.token ? { mcp: { token: input.token, serve: runMcpServe() } } : {}),
   });
   return {
-    enter: async ({ worktree, repoPath, preparedAs }) => {
+    enter: async ({ worktree, repoPath, preparedAs, git: taken, repositoryShared }) => {
       // What the worktree's git paths name is shared with the sandbox's group by root and bound writable.
-      const { commonDir, worktreeDir, branchRef } = await projectWorktreeGit(worktree, repoPath);
-      return shell.enter({
-        worktree,
-        worktreeShared: user !== null && preparedAs === sandboxShareTag(user),
-        git: { commonDir, worktreeDir, branchRefsDir: join(commonDir, dirname(branchRef)) },
-      });
+      const { commonDir, worktreeDir, branchRef } = taken ?? await projectWorktreeGit(worktree, repoPath);
+      const git = { commonDir, worktreeDir, branchRefsDir: join(commonDir, dirname(branchRef)) };
+      const prepared = user !== null && preparedAs === sandboxShareTag(user);
+      // A prepared take of the pool's: the pool shared its worktree and git entry when it filled it,
+      // and the repository's parts were walked beside the checkout; only their folders are looked at.
+      const gitShared = prepared && taken !== undefined && (await repositoryShared) === true && await foldersShared(writableGitParts(git), user);
+      return shell.enter({ worktree, worktreeShared: prepared, gitShared, git });
     },
     close: shell.close,
   };
@@ -116,6 +126,40 @@ async function repositoryGitDir(repoPath: string): Promise<string> {
   if (dotGit.isDirectory()) return join(repo, ".git");
   // A .git file or link (a git folder kept elsewhere): rare, so git is asked, in the repository.
   return realpath((await git(repo, ["rev-parse", "--path-format=absolute", "--git-common-dir"])).trim());
+}
+
+/**
+ * Shares the project's repository's parts every run writes (its objects, reflogs and the folder of
+ * the branch's ref) with the sandbox's group, for a run whose worktree is being checked out
+ * meanwhile; false where agents have no user of their own, or the walk failed (the sandbox's entry
+ * then walks them itself).
+ */
+export async function shareRunRepository(repoPath: string, branch: string): Promise<boolean> {
+  const status = await getSandboxStatus();
+  const user = status.ok ? status.host.user : null;
+  if (!user) return false;
+  try {
+    const commonDir = await repositoryGitDir(repoPath);
+    // The branch's ref folder is made now if missing (git removes it with its last ref) and shared,
+    // so that the branch made in it meanwhile finds it so.
+    const refsDir = join(commonDir, "refs", "heads", dirname(branch));
+    await mkdir(refsDir, { recursive: true });
+    await shareFolder(refsDir, user);
+    const objects = join(commonDir, "objects");
+    const logs = join(commonDir, "logs");
+    // Nothing our git wrote since the last run's start needs it (the usual case): no process at all.
+    if (await sharedAlready([objects, refsDir], [logs], user)) return true;
+    await shareWithSandboxGroup([objects, logs, refsDir], user);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether each folder is one (not a link), the sandbox group's, writable by it and setgid. */
+async function foldersShared(paths: string[], user: NonNullable<SandboxUser>): Promise<boolean> {
+  const stats = await Promise.all(paths.map((p) => lstat(p).catch(() => null)));
+  return stats.every((st) => st !== null && st.isDirectory() && st.gid === user.gid && (st.mode & 0o2070) === 0o2070);
 }
 
 type StoredEgress = EgressCounts & { recorded?: string[] };

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { worktreesDir } from "@/lib/data-dir";
 import { getEnv } from "@/lib/env";
-import { fillPool, type PoolPreparation } from "@/lib/git";
+import { adminDirOf, fillPool, type PoolPreparation } from "@/lib/git";
 import { getLogger } from "@/lib/log";
 import { sandboxShareTag, shareWithSandboxGroup } from "@/lib/sandbox/ownership";
 import { getSandboxStatus } from "@/lib/sandbox/status";
@@ -52,15 +52,15 @@ export function refillPool(target: PoolTarget, opts: { create: boolean }): void 
 }
 
 /**
- * Where agents run as the sandbox's user, each ready worktree is shared with its group when it is
- * filled, not when a run starts in it: that walk costs a run's start time in proportion to the
- * repository's files (about 170 ms for 20,000 files here).
+ * Where agents run as the sandbox's user, each ready worktree and its git entry (HEAD's log, the
+ * index) are shared with its group when it is filled, not when a run starts in it: that walk costs
+ * a run's start time in proportion to the repository's files (about 170 ms for 20,000 files here).
  */
 async function sandboxPreparation(): Promise<PoolPreparation | undefined> {
   const status = await getSandboxStatus();
   const user = status.ok ? status.host.user : null;
   if (!user) return undefined;
-  return { tag: sandboxShareTag(user), run: (worktree) => shareWithSandboxGroup([worktree], user) };
+  return { tag: sandboxShareTag(user), run: async (worktree) => shareWithSandboxGroup([worktree, await adminDirOf(worktree)], user) };
 }
 
 /** Settles once the fills this process started have ended. */

@@ -1,5 +1,7 @@
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
+import { constants, existsSync, lstatSync, readdirSync, type Stats } from "node:fs";
+import { open } from "node:fs/promises";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import type { SandboxUser } from "@/lib/sandbox/bwrap";
 
@@ -35,6 +37,57 @@ export async function shareWithSandboxGroup(paths: string[], user: SandboxUser):
   if (!user || present.length === 0) return;
   // One process started from here, not three: a start forks the whole worker, on the path of every run.
   await runIgnoringVanished("/bin/sh", ["-c", SHARE_SCRIPT, "share", String(user.gid), ...present]);
+}
+
+/**
+ * Whether everything under `paths` is as the share leaves what a sandboxed git needs of it, looked
+ * at without changing anything (no process is started): every folder the group's, writable by it
+ * and setgid; every file the group's and readable by it, and writable where git appends to it in
+ * place (`appended`: the reflogs; objects are never rewritten and refs are replaced by a rename in
+ * their folder). What the sandbox user made itself (an agent's commit) is its own: fine when it
+ * can read and write it as its owner. False at the first that is not, or that vanished meanwhile:
+ * the share then runs.
+ * Looked at with synchronous calls, a few hundred at a time: the run's checkout beside it waits
+ * for the same thread pool, which a walk of asynchronous calls would fill.
+ */
+export async function sharedAlready(paths: string[], appended: string[], user: NonNullable<SandboxUser>): Promise<boolean> {
+  // The group's bits; an owner's are the same shifted by three.
+  const needed = (st: Stats, writable: boolean) => st.isDirectory() ? 0o070 : writable ? 0o060 : 0o040;
+  const ok = (st: Stats, writable: boolean) => (st.isDirectory() || st.isFile()) && st.gid === user.gid
+    && (!st.isDirectory() || (st.mode & 0o2000) !== 0)
+    && ((st.mode & needed(st, writable)) === needed(st, writable) || (st.uid === user.uid && (st.mode & (needed(st, writable) << 3)) === needed(st, writable) << 3));
+  const queue: [string, boolean][] = [...paths.map((p) => [p, false] as [string, boolean]), ...appended.map((p) => [p, true] as [string, boolean])];
+  for (let looked = 0; queue.length > 0; looked++) {
+    if (looked > 0 && looked % 256 === 0) await new Promise((resume) => setImmediate(resume));
+    const [path, writable] = queue.pop()!;
+    const st = lstatSync(path, { throwIfNoEntry: false });
+    if (!st || !ok(st, writable)) return false;
+    if (!st.isDirectory()) continue;
+    let names: string[];
+    try {
+      names = readdirSync(path);
+    } catch {
+      return false;
+    }
+    for (const name of names) queue.push([join(path, name), writable]);
+  }
+  return true;
+}
+
+/**
+ * Shares one folder (not what it holds) as the share does, by its open handle: a link put in its
+ * place is refused, never followed. For a folder git made and removes with its last entry (a
+ * branch's ref folder), so that a run's start need not walk the repository for it.
+ */
+export async function shareFolder(path: string, user: NonNullable<SandboxUser>): Promise<void> {
+  const handle = await open(path, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+  try {
+    const st = await handle.stat();
+    if (st.gid !== user.gid) await handle.chown(st.uid, user.gid);
+    if ((st.mode & 0o2070) !== 0o2070) await handle.chmod((st.mode & 0o7777) | 0o2070);
+  } finally {
+    await handle.close();
+  }
 }
 
 /** The pool's name for a worktree already shared with this sandbox user's group (lib/runs/worktree-pool.ts). */

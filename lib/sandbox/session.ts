@@ -32,6 +32,8 @@ export type SandboxInput = {
   /** The worktree is already shared with the sandbox's group (a prepared one of the pool): only the git parts are. */
   worktreeShared?: boolean;
   git: SandboxMounts["git"];
+  /** Its git parts are shared already (the repository's walked beside the checkout, the entry's by the pool): not walked again. */
+  gitShared?: boolean;
   policy: NetworkPolicy;
   /** Ringmaster's own files an agent command runs (the demo agent). */
   readOnly: string[];
@@ -49,7 +51,7 @@ function nodePrefix(): string[] {
 }
 
 /** The worktree a sandbox's commands work in, given once it exists (SandboxShell's enter). */
-export type SandboxWorktree = Pick<SandboxInput, "worktree" | "worktreeShared" | "git">;
+export type SandboxWorktree = Pick<SandboxInput, "worktree" | "worktreeShared" | "git" | "gitShared">;
 
 /**
  * A sandbox before its worktree: the private HOME, the egress proxy and the MCP gateway, which
@@ -124,8 +126,9 @@ export async function openSandboxShell(host: SandboxHost, input: Pick<SandboxInp
   const enter = async (at: SandboxWorktree): Promise<SandboxSession> => {
     if (closed) throw new Error("the sandbox was closed before its worktree was given");
     // A fresh bare clone has no reflog folder yet, and a packed branch no loose-ref folder.
-    if (at.git) for (const dir of writableGitParts(at.git)) await mkdir(dir, { recursive: true });
-    await shareWithSandboxGroup([...(at.worktreeShared ? [] : [at.worktree]), ...(at.git ? writableGitParts(at.git) : [])], host.user);
+    const gitParts = at.git && !at.gitShared ? writableGitParts(at.git) : [];
+    for (const dir of gitParts) await mkdir(dir, { recursive: true });
+    await shareWithSandboxGroup([...(at.worktreeShared ? [] : [at.worktree]), ...gitParts], host.user);
     const mounts: SandboxMounts = {
       worktree: at.worktree, git: at.git, home, egressDir, sockets, readOnly: [...input.readOnly, ...nodePrefix(), ...env.SANDBOX_READ_ONLY_PATHS],
       ...(holder ? { joinedNetwork: holder.netns } : {}),
