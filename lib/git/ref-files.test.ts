@@ -1,7 +1,9 @@
+import { existsSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readBranchTips } from "@/lib/git/ref-files";
-import { branchSha } from "@/lib/git/refs";
+import { createBranchRef, readBranchTips } from "@/lib/git/ref-files";
+import { branchExists, branchSha } from "@/lib/git/refs";
 import { git } from "@/lib/git/run";
 import { commitFiles, makeSandbox } from "@/lib/git/testing";
 
@@ -32,5 +34,61 @@ describe("readBranchTips", () => {
     const linked = join(worktrees, "linked");
     await git(repo, ["worktree", "add", "--quiet", "--detach", "--", linked, "main"]);
     expect(await readBranchTips(linked, ["main"])).toBeNull();
+  });
+});
+
+describe("createBranchRef", () => {
+  it("makes a branch git reads, with no reflog, and leaves no lock", async () => {
+    const { repo } = await makeSandbox();
+    const tip = await branchSha(repo, "main");
+    expect(await createBranchRef(repo, "ringmaster/1-a", tip)).toBe(true);
+    expect(await branchSha(repo, "ringmaster/1-a")).toBe(tip);
+    expect((await git(repo, ["for-each-ref", "--format=%(refname)", "refs/heads/ringmaster"])).trim()).toBe("refs/heads/ringmaster/1-a");
+    expect(existsSync(join(repo, ".git", "refs", "heads", "ringmaster", "1-a.lock"))).toBe(false);
+    expect(existsSync(join(repo, ".git", "logs", "refs", "heads", "ringmaster", "1-a"))).toBe(false);
+    // git works on it as on its own: a commit there moves it.
+    await git(repo, ["checkout", "-q", "ringmaster/1-a"]);
+    const next = await commitFiles(repo, { "n.txt": "n\n" }, "next");
+    expect(await branchSha(repo, "ringmaster/1-a")).toBe(next);
+  });
+
+  it("makes nothing where git would refuse: the branch exists (loose or packed), a ref is in the way of its name, or its lock is held", async () => {
+    const { repo } = await makeSandbox();
+    const tip = await branchSha(repo, "main");
+    const other = await commitFiles(repo, { "o.txt": "o\n" }, "other");
+    await git(repo, ["branch", "taken", tip]);
+    await git(repo, ["branch", "packed/one", tip]);
+    await git(repo, ["branch", "file", tip]);
+    await git(repo, ["branch", "dir/inner", tip]);
+    await git(repo, ["pack-refs", "--all"]);
+    await git(repo, ["branch", "loose", tip]);
+    const refsBefore = (await git(repo, ["for-each-ref", "--format=%(objectname) %(refname)"])).trim();
+    // The branch exists: loose, packed.
+    expect(await createBranchRef(repo, "loose", other)).toBe(false);
+    expect(await createBranchRef(repo, "taken", other)).toBe(false);
+    // A ref where its folder goes (packed `file`), refs under its name (packed `dir/inner`).
+    expect(await createBranchRef(repo, "file/sub", other)).toBe(false);
+    expect(await createBranchRef(repo, "dir", other)).toBe(false);
+    // A loose ref where its folder goes, and a loose one under its name.
+    expect(await createBranchRef(repo, "loose/sub", other)).toBe(false);
+    await git(repo, ["branch", "deep/er/x", tip]);
+    expect(await createBranchRef(repo, "deep/er", other)).toBe(false);
+    // Another writer holds the lock: it stays that writer's.
+    const lock = join(repo, ".git", "refs", "heads", "held.lock");
+    await writeFile(lock, "");
+    expect(await createBranchRef(repo, "held", other)).toBe(false);
+    expect(await readFile(lock, "utf8")).toBe("");
+    expect(await branchExists(repo, "held")).toBe(false);
+    const lines = (text: string) => text.trim().split("\n").sort();
+    expect(lines(await git(repo, ["for-each-ref", "--format=%(objectname) %(refname)"]))).toEqual(lines(`${refsBefore}\n${tip} refs/heads/deep/er/x`));
+    // Not a sha: git is asked instead.
+    expect(await createBranchRef(repo, "bad", "HEAD")).toBeNull();
+  });
+
+  it("does not answer where only git can: a linked worktree's path", async () => {
+    const { repo, worktrees } = await makeSandbox();
+    const linked = join(worktrees, "linked");
+    await git(repo, ["worktree", "add", "--quiet", "--detach", "--", linked, "main"]);
+    expect(await createBranchRef(linked, "x", await branchSha(repo, "main"))).toBeNull();
   });
 });

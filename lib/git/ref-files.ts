@@ -1,5 +1,6 @@
-import { readFile, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { constants } from "node:fs";
+import { lstat, mkdir, open, readFile, rename, stat, unlink } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { errorCode } from "@/lib/git/worktree-pool-entry";
 
 const SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
@@ -58,4 +59,52 @@ async function readPacked(common: string): Promise<Map<string, string>> {
     if (space > 0 && SHA.test(line.slice(0, space))) refs.set(line.slice(space + 1), line.slice(0, space));
   }
   return refs;
+}
+
+/**
+ * Makes a new local branch at `sha` as git's files backend does, without starting git: a lock
+ * file beside the ref made exclusively (another writer holding it means no), the name checked
+ * free under the lock, the lock renamed into place. No reflog is started. False, with nothing
+ * made, when the branch exists or a ref is in the way of its name (a ref where its folder goes,
+ * refs under its name: loose or packed), or another writer holds its lock; null when git's files
+ * cannot answer for sure (ask git then).
+ */
+export async function createBranchRef(repoPath: string, branch: string, sha: string): Promise<boolean | null> {
+  const common = await filesBackend(repoPath);
+  if (!common || !SHA.test(sha)) return null;
+  const ref = `refs/heads/${branch}`;
+  const path = join(common, ref);
+  const lock = `${path}.lock`;
+  const made = await mkdir(dirname(path), { recursive: true }).then(() => true, (error) => {
+    // A ref file where a folder of the name goes (`a` when making `a/b`).
+    if (["EEXIST", "ENOTDIR"].includes(errorCode(error) ?? "")) return false;
+    throw error;
+  });
+  if (!made) return false;
+  let handle;
+  try {
+    handle = await open(lock, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o664);
+  } catch (error) {
+    if (["EEXIST", "ENOTDIR", "ENOENT"].includes(errorCode(error) ?? "")) return false;
+    throw error;
+  }
+  let placed = false;
+  try {
+    // Under the lock: nothing (a ref, or a folder of refs) at the name, and no packed ref at it,
+    // at a folder of it, or under it.
+    if (await lstat(path).then(() => true, (error) => errorCode(error) !== "ENOENT")) return false;
+    const packed = await readPacked(common);
+    for (const name of packed.keys()) {
+      if (name === ref || ref.startsWith(`${name}/`) || name.startsWith(`${ref}/`)) return false;
+    }
+    await handle.writeFile(`${sha}\n`);
+    await handle.close();
+    handle = null;
+    await rename(lock, path);
+    placed = true;
+    return true;
+  } finally {
+    await handle?.close();
+    if (!placed) await unlink(lock).catch(() => {});
+  }
 }

@@ -1,5 +1,6 @@
 import { mkdir, readdir, readFile, realpath, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { createBranchRef } from "@/lib/git/ref-files";
 import { git } from "@/lib/git/run";
 import { errorCode, parseEntryName, readyDir, relink, removePooled, writeWhole } from "@/lib/git/worktree-pool-entry";
 
@@ -72,9 +73,12 @@ async function adopt(input: PoolStartInput, held: string): Promise<{ commonDir: 
     if (other !== basename(admin) && (await readFile(join(common, "worktrees", other, "gitdir"), "utf8").catch(() => "")).trim() === gitdir) return null;
   }
   if (held === tip) {
-    // No reflog of the branch is started here: one made by us would not be the sandbox's group's
-    // to append to, and the run's start shares nothing more (the agent's first commit starts it).
-    await git(repoPath, ["update-ref", `refs/heads/${branch}`, tip, NO_REF], { env: NO_REFLOG });
+    // Made as git would, without a process where git keeps refs as files. No reflog of the branch
+    // is started here: one made by us would not be the sandbox's group's to append to, and the
+    // run's start shares nothing more (the agent's first commit starts it).
+    const made = await createBranchRef(repoPath, branch, tip);
+    if (made === false) return null;
+    if (made === null) await git(repoPath, ["update-ref", `refs/heads/${branch}`, tip, NO_REF], { env: NO_REFLOG });
     // The worktree is nobody else's, so its HEAD is written as `git symbolic-ref` would, without a process.
     await writeWhole(join(admin, "HEAD"), `ref: refs/heads/${branch}\n`);
   } else {
