@@ -32,13 +32,18 @@ export interface CreateOptions {
 /** Adds a prompt to the project's current planning key and nudges the loop at once. */
 export async function createPrompt(actor: AuditBy, project: { id: string; teamId: string; planningKey: string }, raw: PromptInput, opts: CreateOptions = {}) {
   const input = promptInput.parse(raw);
-  await requireKnownDependencies(project, input.dependencies);
   const db = getDb();
-  const settings = await db.projectSettings.findUniqueOrThrow({ where: { projectId: project.id } });
-  const byAgent = await isAgent(actor);
+  const lastNumber = () => db.prompt.findFirst({ where: { projectId: project.id, planningKey: project.planningKey }, orderBy: { number: "desc" }, select: { number: true } });
+  // Independent reads, side by side (each is a round trip to Postgres on the path of every new prompt).
+  const [, settings, byAgent, firstLast] = await Promise.all([
+    requireKnownDependencies(project, input.dependencies),
+    db.projectSettings.findUniqueOrThrow({ where: { projectId: project.id } }),
+    isAgent(actor),
+    input.number === undefined ? lastNumber() : null,
+  ]);
   const origin: PromptOrigin = byAgent ? "planner" : "user";
   for (let attempt = 0; ; attempt++) {
-    const last = await db.prompt.findFirst({ where: { projectId: project.id, planningKey: project.planningKey }, orderBy: { number: "desc" }, select: { number: true } });
+    const last = attempt === 0 ? firstLast : input.number === undefined ? await lastNumber() : null;
     const number = input.number ?? (last?.number ?? 0) + 1;
     try {
       const approval = promptApproval(settings.approvalPolicy, byAgent);
