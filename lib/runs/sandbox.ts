@@ -87,10 +87,14 @@ export async function prepareRunSandbox(input: RunSandboxInput): Promise<RunSand
       const { commonDir, worktreeDir, branchRef } = taken ?? await projectWorktreeGit(worktree, repoPath);
       const git = { commonDir, worktreeDir, branchRefsDir: join(commonDir, dirname(branchRef)) };
       const prepared = user !== null && preparedAs === sandboxShareTag(user);
-      // A prepared take of the pool's: the pool shared its worktree and git entry when it filled it,
-      // and the repository's parts were walked beside the checkout; only their folders are looked at.
-      const gitShared = prepared && taken !== undefined && (await repositoryShared) === true && await foldersShared(writableGitParts(git), user);
-      return shell.enter({ worktree, worktreeShared: prepared, gitShared, git });
+      // The repository's parts were shared beside the checkout; a prepared take's worktree and git
+      // entry by the pool when it filled it. Only their folders are looked at again.
+      const repositoryParts = writableGitParts(git).filter((part) => part !== worktreeDir);
+      const sharedGitParts = user === null ? [] : [
+        ...((await repositoryShared) === true && await foldersShared(repositoryParts, user) ? repositoryParts : []),
+        ...(prepared && taken !== undefined && await foldersShared([worktreeDir], user) ? [worktreeDir] : []),
+      ];
+      return shell.enter({ worktree, worktreeShared: prepared, sharedGitParts, git });
     },
     close: shell.close,
   };

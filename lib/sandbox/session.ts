@@ -32,8 +32,8 @@ export type SandboxInput = {
   /** The worktree is already shared with the sandbox's group (a prepared one of the pool): only the git parts are. */
   worktreeShared?: boolean;
   git: SandboxMounts["git"];
-  /** Its git parts are shared already (the repository's walked beside the checkout, the entry's by the pool): not walked again. */
-  gitShared?: boolean;
+  /** Those of its git parts (writableGitParts) shared already (the repository's beside the checkout, the entry's by the pool): not walked again. */
+  sharedGitParts?: string[];
   policy: NetworkPolicy;
   /** Ringmaster's own files an agent command runs (the demo agent). */
   readOnly: string[];
@@ -51,7 +51,7 @@ function nodePrefix(): string[] {
 }
 
 /** The worktree a sandbox's commands work in, given once it exists (SandboxShell's enter). */
-export type SandboxWorktree = Pick<SandboxInput, "worktree" | "worktreeShared" | "git" | "gitShared">;
+export type SandboxWorktree = Pick<SandboxInput, "worktree" | "worktreeShared" | "git" | "sharedGitParts">;
 
 /**
  * A sandbox before its worktree: the private HOME, the egress proxy and the MCP gateway, which
@@ -126,7 +126,7 @@ export async function openSandboxShell(host: SandboxHost, input: Pick<SandboxInp
   const enter = async (at: SandboxWorktree): Promise<SandboxSession> => {
     if (closed) throw new Error("the sandbox was closed before its worktree was given");
     // A fresh bare clone has no reflog folder yet, and a packed branch no loose-ref folder.
-    const gitParts = at.git && !at.gitShared ? writableGitParts(at.git) : [];
+    const gitParts = at.git ? writableGitParts(at.git).filter((part) => !at.sharedGitParts?.includes(part)) : [];
     for (const dir of gitParts) await mkdir(dir, { recursive: true });
     await shareWithSandboxGroup([...(at.worktreeShared ? [] : [at.worktree]), ...gitParts], host.user);
     const mounts: SandboxMounts = {
