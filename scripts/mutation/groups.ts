@@ -213,6 +213,10 @@ export const EQUIVALENTS: Equivalent[] = [
     reason: "every project has its settings row: it is created with the project",
   },
   {
+    file: "lib/runs/merge.ts", original: "() => null", replacement: "() => undefined",
+    reason: "the worktree's git link checked, the integration goes on when the value is falsy: null and undefined both are",
+  },
+  {
     file: "lib/sandbox/policy.ts", original: "parts.length === 0", replacement: "false",
     reason: "String.split always returns at least one part; an empty line is caught by parts[0] === \"\"",
   },
