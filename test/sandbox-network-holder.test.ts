@@ -1,6 +1,6 @@
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { chmod, mkdtemp, readlink, rm } from "node:fs/promises";
+import { chmod, mkdtemp, readlink, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -47,6 +47,21 @@ async function netnsOf(session: Awaited<ReturnType<typeof startSandbox>>): Promi
 }
 
 describe("the sandbox's network made ahead", () => {
+  it("waits for bwrap's info when the bridges' word comes first: the two pipes are read in either order", async () => {
+    // A stand-in for bwrap that says the bridges listen, and only then writes its info to fd 3
+    // (as a loaded machine may deliver them); it then lives on like a holder.
+    const fake = join(dir, "late-info-bwrap");
+    await writeFile(fake, `#!/bin/sh\necho ${JSON.stringify("bridges listening")}\nsleep 0.3\nprintf '{\\n    "child-pid": %s,\\n    "net-namespace": 1234\\n}\\n' "$$" >&3\nexec 3>&-\nexec sleep 30\n`);
+    await chmod(fake, 0o755);
+    const holder = await startNetworkHolder({ ...host, bwrap: fake });
+    try {
+      expect(holder.netns).toBe("net:[1234]");
+      expect(holder.nsPath).toMatch(/^\/proc\/\d+\/ns\/net$/);
+    } finally {
+      await holder.close();
+    }
+  });
+
   it("is joined by the agent: a new namespace of its own per sandbox, with both bridges listening", async () => {
     const open = () => startSandbox(host, { worktree: dir, git: null, policy: { mode: "allow-list", rules: [] }, readOnly: [], mcp: { token: "t", serve: async () => new Response("") } });
     const [a, b] = [await open(), await open()];

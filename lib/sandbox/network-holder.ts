@@ -85,21 +85,30 @@ function holderReady(child: ChildProcess): Promise<{ pid: number; netns: string 
       reject(new Error(`the sandbox's network could not be made: ${why}${err.trim() ? ` (${err.trim().split("\n").at(-1)})` : ""}`));
     };
     const timer = setTimeout(() => fail(`its bridges did not listen within ${READY_TIMEOUT_MS / 1000} s`), READY_TIMEOUT_MS);
+    // The bridges' word (stdout) and bwrap's info (fd 3) come on two pipes, read in either order:
+    // ready once both are in (under load the info was read after the word, and taken as empty).
     const infoPipe = child.stdio[3] as NodeJS.ReadableStream;
-    infoPipe.on("data", (c) => { info += c; });
-    child.stderr!.on("data", (c) => { err += c; });
-    child.stdout!.on("data", (c) => {
-      out += c;
+    let infoEnded = false;
+    const settle = () => {
       if (!out.includes(HOLDER_READY)) return;
-      clearTimeout(timer);
+      let parsed: { "child-pid"?: number; "net-namespace"?: number } | null = null;
       try {
-        const parsed = JSON.parse(info) as { "child-pid"?: number; "net-namespace"?: number };
-        if (!Number.isInteger(parsed["child-pid"]) || !Number.isInteger(parsed["net-namespace"])) throw new Error(info);
-        resolve({ pid: parsed["child-pid"]!, netns: `net:[${parsed["net-namespace"]}]` });
+        parsed = JSON.parse(info);
       } catch {
-        reject(new Error(`the sandbox's network could not be made: bwrap's --info-fd said ${JSON.stringify(info.slice(0, 200))}`));
+        // Not all of it yet; bwrap closes the pipe once it has written it all.
+        if (!infoEnded) return;
       }
-    });
+      clearTimeout(timer);
+      if (!parsed || !Number.isInteger(parsed["child-pid"]) || !Number.isInteger(parsed["net-namespace"])) {
+        reject(new Error(`the sandbox's network could not be made: bwrap's --info-fd said ${JSON.stringify(info.slice(0, 200))}`));
+        return;
+      }
+      resolve({ pid: parsed["child-pid"]!, netns: `net:[${parsed["net-namespace"]}]` });
+    };
+    infoPipe.on("data", (c) => { info += c; settle(); });
+    infoPipe.once("end", () => { infoEnded = true; settle(); });
+    child.stderr!.on("data", (c) => { err += c; });
+    child.stdout!.on("data", (c) => { out += c; settle(); });
     child.once("error", (e) => fail(e.message));
     child.once("exit", (code, signal) => fail(`its bridges exited (${signal ?? code})`));
   });
