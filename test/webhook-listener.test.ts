@@ -126,8 +126,14 @@ describe("the listener in a worker process (WEBHOOK_LISTENER_PORT)", () => {
         if (Date.now() > until) throw new Error(`burst not processed: ${JSON.stringify(await getDb().webhookDelivery.findMany({ where: { deliveryId: { in: ids } } }))}`);
         await new Promise((r) => setTimeout(r, 100));
       }
-      const burstJobs = (await getQueue("github").getJobs(["completed", "failed", "waiting", "active", "delayed"])).filter((j) => j.id !== `gh-${d.id}`);
-      expect(burstJobs.every((j) => j.finishedOn !== undefined && !j.failedReason)).toBe(true);
+      // A job's deliveries are written before BullMQ records the job as finished: wait for that too.
+      const burstJobsNow = async () => (await getQueue("github").getJobs(["completed", "failed", "waiting", "active", "delayed"])).filter((j) => j.id !== `gh-${d.id}`);
+      let burstJobs = await burstJobsNow();
+      for (const until = Date.now() + 60_000; !burstJobs.every((j) => j.finishedOn !== undefined); burstJobs = await burstJobsNow()) {
+        if (Date.now() > until) throw new Error(`burst jobs not finished: ${JSON.stringify(burstJobs.map((j) => [j.id, j.finishedOn ?? null]))}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(burstJobs.map((j) => j.failedReason ?? null)).toEqual(burstJobs.map(() => null));
       expect(burstJobs.flatMap((j) => ("deliveryIds" in j.data ? j.data.deliveryIds : "deliveryId" in j.data ? [j.data.deliveryId] : [])).sort()).toEqual([...ids].sort());
       // What the jobs claimed: a batch reports its count, a lone delivery its outcome.
       expect(burstJobs.reduce((t, j) => t + (typeof j.returnvalue === "string" ? 1 : (j.returnvalue as { claimed: number }).claimed), 0)).toBe(ids.length);
