@@ -59,6 +59,25 @@ describe("a run's start steps", () => {
     expect((await db.prompt.findUniqueOrThrow({ where: { id: prompt.id } })).branch).toBe("ringmaster/1-refused-start");
   });
 
+  it("a run token that Postgres refuses beside the checkout fails the run; the branch made meanwhile is the prompt's all the same", async () => {
+    const db = getDb();
+    const { prompt, run } = await queuedRun("Refused token");
+    await db.$executeRawUnsafe(`CREATE OR REPLACE FUNCTION refuse_token() RETURNS trigger AS $$
+      BEGIN RAISE EXCEPTION 'token refused by the test'; END $$ LANGUAGE plpgsql`);
+    await db.$executeRawUnsafe(`CREATE TRIGGER refuse_token BEFORE INSERT ON "ApiToken" FOR EACH ROW WHEN (NEW."runId" = '${run.id}') EXECUTE FUNCTION refuse_token()`);
+    let left: string[];
+    try {
+      left = await executeLeaving(run.id);
+    } finally {
+      await db.$executeRawUnsafe(`DROP TRIGGER refuse_token ON "ApiToken"`);
+    }
+    const after = await db.run.findUniqueOrThrow({ where: { id: run.id } });
+    expect([after.status, after.startedAt]).toEqual(["failed", null]);
+    expect(after.error).toContain("token refused by the test");
+    expect(left).toEqual([]);
+    expect((await db.prompt.findUniqueOrThrow({ where: { id: prompt.id } })).branch).toBe("ringmaster/1-refused-token");
+  });
+
   it("a checkout that fails beside the sandbox's set-up fails the run and leaves no sandbox behind", async () => {
     const db = getDb();
     const { project, run } = await queuedRun("No base");
