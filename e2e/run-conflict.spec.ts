@@ -27,7 +27,8 @@ test("a run whose merge conflicts shows its kept worktree, and an admin discards
   execFileSync("git", ["add", "shared.txt"], { cwd: repo, env: gitEnv });
   execFileSync("git", ["commit", "-q", "-m", "a person's change"], { cwd: repo, env: gitEnv });
 
-  await page.getByRole("link", { name: /Write shared/ }).first().click();
+  // The prompt's own page (the running agent's card links to its run page under the same title).
+  await page.locator('a[href^="/prompts/"]', { hasText: "Write shared" }).first().click();
   await page.getByRole("link", { name: "run 1" }).click();
   const kept = page.getByRole("region", { name: "Kept worktree" });
   await expect(kept).toBeVisible({ timeout: 60_000 });
