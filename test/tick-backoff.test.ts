@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { Job } from "bullmq";
 import { getDb } from "@/lib/db";
-import { getQueue, tickSchedulerId } from "@/lib/queues";
+import { enqueueTick, getQueue, retryTickId, tickSchedulerId } from "@/lib/queues";
+import { getEnv } from "@/lib/env";
+import { QUEUE_RAN_DRY } from "@/lib/activity/change";
 import { changeLoopMode } from "@/lib/loop/controls";
 import { createPrompt } from "@/lib/prompts/create";
 import { processTick } from "@/workers/tick";
@@ -72,5 +74,60 @@ describe("the safety-net tick of an idle project", () => {
     expect(await period(project.id)).toBe(20_000);
     expect(await changeLoopMode(project, "stop")).toBe("stopped");
     expect(await period(project.id)).toBeUndefined();
+  });
+
+  it("starts a loop its queue ran dry on again from the new prompt's nudge, and its safety-net tick one period later", async () => {
+    const person = (teamId: string) => ({ kind: "user" as const, id: "someone", teamId, role: "owner" as const, projectId: null });
+    const ranDry = async () => {
+      const made = await createTeamWithProject();
+      await changeLoopMode(made.project, "stop");
+      await getDb().loopState.update({ where: { projectId: made.project.id }, data: { pauseReason: QUEUE_RAN_DRY } });
+      expect(await period(made.project.id)).toBeUndefined();
+      return made;
+    };
+    const { project, team } = await ranDry();
+    const before = Date.now();
+    await createPrompt(person(team.id), project, { title: "new work", body: "print hi\n" });
+    expect(await getDb().loopState.findUniqueOrThrow({ where: { projectId: project.id } })).toMatchObject({ mode: "running" });
+    expect(await period(project.id)).toBe(5000);
+    // Started at once, the scheduler's tick ran beside the nudge's, and one found the other's lock.
+    const [next] = await nextScheduled(project.id);
+    expect(next.timestamp + next.delay).toBeGreaterThanOrEqual(before + 5000);
+    const nudges = (await getQueue("tick").getJobs(["waiting", "prioritized"], 0, -1)).filter((j) => j?.name === "nudge" && j.data.projectId === project.id);
+    // The stop's own nudge waits still, and the prompt's joined it.
+    expect(nudges).toHaveLength(1);
+
+    // Without nudges the scheduler's own tick is the one that starts the work: at once.
+    const quiet = await ranDry();
+    const nudgesWere = getEnv().NUDGES;
+    Object.assign(getEnv(), { NUDGES: "off" });
+    try {
+      await createPrompt(person(quiet.team.id), quiet.project, { title: "new work", body: "print hi\n" });
+    } finally {
+      Object.assign(getEnv(), { NUDGES: nudgesWere });
+    }
+    const [first] = await nextScheduled(quiet.project.id);
+    expect(first.timestamp + first.delay).toBeLessThan(Date.now() + 5000);
+  });
+});
+
+describe("a nudge that finds another tick of its project running", () => {
+  it("comes back 100 ms later, and a nudge sent meanwhile is not swallowed by it", async () => {
+    const { project } = await createTeamWithProject();
+    await getDb().loopState.update({ where: { projectId: project.id }, data: { tickLockedBy: "another-worker", tickLockedUntil: new Date(Date.now() + 60_000) } });
+    expect(await processTick({ projectId: project.id, reason: "run succeeded" }, { name: "nudge" } as Job)).toEqual({ skipped: "locked" });
+    const jobs = async (states: Parameters<ReturnType<typeof getQueue>["getJobs"]>[0]) =>
+      (await getQueue("tick").getJobs(states, 0, -1)).filter((j) => j?.name === "nudge" && j.data.projectId === project.id);
+    const [retry, ...more] = await jobs(["delayed"]);
+    expect(more).toEqual([]);
+    expect(retry).toMatchObject({ data: { reason: "run succeeded" }, delay: 100 });
+    expect(retry.deduplicationId).toBe(retryTickId(project.id));
+
+    // The next event's nudge (a burst's next tick, say) is queued at once beside it.
+    await enqueueTick(project.id, "another slot is free and a prompt waits");
+    expect((await jobs(["waiting", "prioritized"])).map((j) => j.data.reason)).toEqual(["another slot is free and a prompt waits"]);
+    // One retry at a time: another nudge finding the lock held joins the one waiting.
+    expect(await processTick({ projectId: project.id, reason: "merge merged" }, { name: "nudge" } as Job)).toEqual({ skipped: "locked" });
+    expect(await jobs(["delayed"])).toHaveLength(1);
   });
 });

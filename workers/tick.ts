@@ -8,6 +8,6 @@ export const processTick: Processor<"tick"> = async ({ projectId, reason }, job)
   // A nudge that found another tick of the project running must not be lost: it comes
   // back right after, so what it announced is seen by a tick that starts after it. An
   // archived project's nudge is dropped: it costs nothing from then on.
-  if (result.skipped === "locked" && job.name === "nudge") await enqueueTick(projectId, reason, 100);
+  if (result.skipped === "locked" && job.name === "nudge") await enqueueTick(projectId, reason, { retryInMs: 100 });
   return result;
 };

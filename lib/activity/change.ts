@@ -44,7 +44,7 @@ export async function commitChange<T>(project: Project, write: (tx: Prisma.Trans
     if (change.audit) await recordAudit({ teamId: project.teamId, ...change.audit }, tx);
     await writeActivity(tx, project, ...change.activity);
     const messages: OutboxMessage[] = [...(change.wakeUps ?? [])];
-    if (change.addsWork && (await restartDryLoop(tx, project.id))) messages.push({ kind: "schedule", projectId: project.id });
+    if (change.addsWork && (await restartDryLoop(tx, project.id))) messages.push({ kind: "schedule", projectId: project.id, ...(change.nudge ? { nudged: true } : {}) });
     if (change.nudge) messages.push({ kind: "tick", projectId: project.id, reason: change.nudge });
     return { result, change, outbox: await recordOutbox(tx, messages) };
   });

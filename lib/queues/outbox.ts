@@ -1,5 +1,6 @@
 import type { PoolClient } from "pg";
 import { getDb, getPool, type Prisma } from "@/lib/db";
+import { getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/log";
 import { isDatabaseUnreachable } from "@/lib/db/unreachable";
 import { getRedis, readyRedis } from "@/lib/redis/connections";
@@ -13,7 +14,9 @@ export type OutboxMessage =
   | { kind: "merge"; runId: string }
   | { kind: "spawn"; runId: string }
   // The project's periodic tick follows its state: on while it is active and its loop not stopped.
-  | { kind: "schedule"; projectId: string }
+  // `nudged`: a nudge of the project goes with it, so the periodic tick starts one period later
+  // (started at once, it ran beside the nudge's tick, and one of the two found the other's lock).
+  | { kind: "schedule"; projectId: string; nudged?: boolean }
   | { kind: "github"; deliveryId: string }
   | { kind: "recheck"; pullRequestId: string }
   | { kind: "slack"; deliveryRowId: string };
@@ -56,7 +59,7 @@ function publish(message: OutboxMessage): Promise<void> {
     case "tick": return enqueueTick(message.projectId, message.reason);
     case "merge": return enqueueMerge(message.runId);
     case "spawn": return enqueueSpawn(message.runId);
-    case "schedule": return syncTickScheduler(message.projectId);
+    case "schedule": return syncTickScheduler(message.projectId, { startNext: message.nudged && getEnv().NUDGES !== "off" ? "after_period" : "now" });
     case "github": return enqueueGithub(message.deliveryId);
     case "recheck": return enqueuePullRequestRecheck(message.pullRequestId);
     case "slack": return enqueueSlack(message.deliveryRowId);

@@ -7,15 +7,22 @@ export const tickSchedulerId = (projectId: string) => `tick-${projectId}`;
 /**
  * An immediate tick of a project ("nudge"). Deduplicated per project with
  * keepLastIfActive: a burst coalesces into at most one active and one waiting tick.
+ * `retryInMs`: a nudge that found another tick of the project holding its lock comes back that
+ * much later, deduplicated on its own: a delayed job under the project's id would swallow every
+ * nudge sent until it runs (a burst's next tick among them).
  */
-export async function enqueueTick(projectId: string, reason: string, delayMs = 0): Promise<void> {
+export async function enqueueTick(projectId: string, reason: string, opts: { retryInMs?: number } = {}): Promise<void> {
   if (getEnv().NUDGES === "off") return;
   const data = queuePayloads.tick.parse({ projectId, reason: reason.slice(0, 200) });
+  const retry = opts.retryInMs !== undefined;
   await getQueue("tick").add("nudge", data, {
-    deduplication: { id: projectId, keepLastIfActive: true },
-    delay: delayMs,
+    deduplication: { id: retry ? retryTickId(projectId) : projectId, keepLastIfActive: true },
+    delay: opts.retryInMs ?? 0,
   });
 }
+
+/** The deduplication id of a project's nudge that comes back after finding the tick's lock held. */
+export const retryTickId = (projectId: string) => `${projectId}-retry`;
 
 /**
  * The periodic safety-net tick; created, changed and removed with the project. A new period
