@@ -46,7 +46,7 @@ const schema = z.object({
   WORKTREE_RETENTION_DAYS: z.coerce.number().min(0).default(14),
   // Ready worktrees per project that ran lately (at the base tip, so a new run's start checks out
   // nothing); 0 turns the pool off. A pool unused this long is removed by the worktree collector.
-  WORKTREE_POOL_SIZE: z.coerce.number().int().min(0).max(8).default(2),
+  WORKTREE_POOL_SIZE: z.coerce.number().int().min(0).max(8).default(4),
   WORKTREE_POOL_IDLE_MS: z.coerce.number().int().min(1000).default(30 * 60_000),
   LEASE_RENEW_MS: z.coerce.number().int().min(100).default(3_000),
   SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).default(2_000),

@@ -178,7 +178,7 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
         getLogger("runs").info({ runId: run.id, stages: stages.durations(), steps: stages.steps(), spawnedAt: Date.now(), pooledWorktree: wt.pooled ?? false }, "agent started");
         // The pool gets back what this run took, once its agent runs (off every run's start); so
         // does the worker's ready sandbox network.
-        if (pool) refillPool({ projectId: project.id, repoPath, baseBranch }, { create: true });
+        if (pool) refillPool({ projectId: project.id, repoPath, baseBranch, settings }, { create: true });
         refillSpareHolder();
       },
       ledger: { runId: run.id, teamId: project.teamId, projectId: project.id, agentProfileId: profile.id, queuedById: prompt?.createdById ?? null },

@@ -18,35 +18,45 @@ export function projectPool(projectId: string): string | undefined {
   return getEnv().WORKTREE_POOL_SIZE > 0 ? poolDir(projectId) : undefined;
 }
 
-export type PoolTarget = { projectId: string; repoPath: string; baseBranch: string };
+export type PoolTarget = { projectId: string; repoPath: string; baseBranch: string; settings: PoolSettings };
 
-const fills = new Map<string, { again: boolean; done: Promise<void> }>();
+type PoolSettings = { parallelEnabled: boolean; maxParallel: number };
+
+/**
+ * How many ready worktrees a project keeps: as many as its agents can start at once (a burst into
+ * its free slots takes one each), at most WORKTREE_POOL_SIZE (each costs a checkout on disk).
+ */
+export function poolSize(settings: PoolSettings): number {
+  return Math.min(getEnv().WORKTREE_POOL_SIZE, settings.parallelEnabled ? settings.maxParallel : 1);
+}
+
+const fills = new Map<string, { again: PoolTarget | null; done: Promise<void> }>();
 
 /**
  * Refills the project's pool in the background, after a run took from it or the base moved; a fill
- * of it already running in this process runs once more instead. `create: false` only refreshes a
- * pool that exists (a merge of a project that has none makes none).
+ * of it already running in this process runs once more instead, for the latest caller's target
+ * (its settings say the size). `create: false` only refreshes a pool that exists (a merge of a
+ * project that has none makes none).
  */
 export function refillPool(target: PoolTarget, opts: { create: boolean }): void {
-  const size = getEnv().WORKTREE_POOL_SIZE;
   const pool = poolDir(target.projectId);
-  if (size === 0 || (!opts.create && !existsSync(pool))) return;
+  if (poolSize(target.settings) === 0 || (!opts.create && !existsSync(pool))) return;
   const running = fills.get(pool);
   if (running) {
-    running.again = true;
+    running.again = target;
     return;
   }
-  const fill = { again: false, done: Promise.resolve() };
+  const fill = { again: target as PoolTarget | null, done: Promise.resolve() };
   fills.set(pool, fill);
   fill.done = (async () => {
-    do {
-      fill.again = false;
+    for (let next = fill.again; next; next = fill.again) {
+      fill.again = null;
       try {
-        await fillPool({ repoPath: target.repoPath, pool, baseBranch: target.baseBranch, size, prepare: await sandboxPreparation() });
+        await fillPool({ repoPath: next.repoPath, pool, baseBranch: next.baseBranch, size: poolSize(next.settings), prepare: await sandboxPreparation() });
       } catch (err) {
-        getLogger("worktree-pool").warn({ projectId: target.projectId, err: (err as Error).message }, "worktree pool not refilled");
+        getLogger("worktree-pool").warn({ projectId: next.projectId, err: (err as Error).message }, "worktree pool not refilled");
       }
-    } while (fill.again);
+    }
     fills.delete(pool);
   })();
 }
