@@ -98,6 +98,7 @@ const schema = z.object({
   // An unsandboxed agent runs with the server's own rights, so only the operator may allow a
   // team admin's per-project opt-in; a team admin alone never can.
   SANDBOX_UNSANDBOXED_OPT_IN: z.enum(["on", "off"]).default("off"),
+  SANDBOX_SPARE_NETWORKS: z.coerce.number().int().min(0).max(16).default(2),
   // Extra folders agents may read (agent CLIs installed outside /usr and /opt), colon-separated.
   SANDBOX_READ_ONLY_PATHS: z.string().default("")
     .transform((v) => v.split(":").filter(Boolean))

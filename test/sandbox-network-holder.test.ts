@@ -197,6 +197,24 @@ describe("the sandbox's network made ahead", () => {
       for (const h of taken) await h.close();
     }
   });
+
+  it("a worker that keeps two has both ready for two sandboxes starting at once, and makes both again when asked", async () => {
+    keepSpareHolders(host, 2);
+    const taken: Awaited<ReturnType<typeof takeNetworkHolder>>[] = [];
+    try {
+      const ready = await holderBwraps(2);
+      taken.push(...await Promise.all([takeNetworkHolder(host, join(dir, "egress-two-a")), takeNetworkHolder(host, join(dir, "egress-two-b"))]));
+      // Both were made ahead: the takes started no bwrap of their own.
+      await new Promise((r) => setTimeout(r, 200));
+      expect(await holderBwraps()).toEqual(ready);
+      expect(taken[0].netns).not.toBe(taken[1].netns);
+      refillSpareHolder();
+      expect((await holderBwraps(4)).filter((pid) => !ready.includes(pid))).toHaveLength(2);
+    } finally {
+      await closeSpareHolders();
+      for (const h of taken) await h.close();
+    }
+  });
 });
 
 // The holders' bwrap processes this process started (running or not yet reaped), once there are `atLeast`.

@@ -38,7 +38,7 @@ async function main() {
   if (closing) return;
   // A sandbox's network is made ahead of the run that joins it (lib/sandbox/network-holder.ts).
   const sandbox = await getSandboxStatus();
-  keepSpareHolders(sandbox.ok ? sandbox.host : null);
+  keepSpareHolders(sandbox.ok ? sandbox.host : null, env.SANDBOX_SPARE_NETWORKS);
   workers = [
     startWorker("tick", processTick, { concurrency: env.TICK_CONCURRENCY }),
     startWorker("spawn", processSpawn, {

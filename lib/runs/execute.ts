@@ -20,6 +20,7 @@ import { runAgentAndVerify } from "@/lib/runs/agent-step";
 import { prepareGithubClone } from "@/lib/github/repo";
 import { prepareRunSandbox, projectWorktreeGit, recordEgress, shareRunRepository } from "@/lib/runs/sandbox";
 import { refillSpareHolder } from "@/lib/sandbox/network-holder";
+import { startBegun, whenStartsSettle } from "@/lib/runs/starts-in-flight";
 import { wireMcp } from "@/lib/runs/mcp";
 import { writeHomeConfig } from "@/lib/runs/home-config";
 import { runLogSecrets } from "@/lib/runs/log-mask";
@@ -54,12 +55,14 @@ export async function executeRun(runId: string, opts: { signal?: AbortSignal; jo
   const onShutdown = () => abort.abort(opts.signal!.reason);
   opts.signal?.addEventListener("abort", onShutdown, { once: true });
   let outcome: RunOutcome;
+  const startEnded = startBegun();
   try {
-    outcome = await superviseRun(run, log, abort.signal, stages);
+    outcome = await superviseRun(run, log, abort.signal, stages, startEnded);
   } catch (err) {
     outcome = { status: "failed", exitCode: null, signal: null, error: (err as Error).message, failureLog: (err as Error).message };
     getLogger("runs").warn({ runId, err: (err as Error).message }, "run failed before or around its agent");
   } finally {
+    startEnded();
     opts.signal?.removeEventListener("abort", onShutdown);
   }
   if (abort.signal.aborted && abort.signal.reason === "shutdown") {
@@ -92,7 +95,7 @@ async function settleAll<T extends readonly unknown[]>(steps: T, opts: { onFailu
   throw failed.reason;
 }
 
-async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSignal, stages: StartStages): Promise<RunOutcome> {
+async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSignal, stages: StartStages, startEnded: () => void): Promise<RunOutcome> {
   const db = getDb();
   const { project, prompt, agentProfile: profile } = run;
   const untilDb = <T>(step: string, work: () => Promise<T>) => whenPostgresAnswers(work, { runId: run.id, step, signal });
@@ -176,10 +179,13 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
       onSpawn: () => {
         stages.mark("spawned");
         getLogger("runs").info({ runId: run.id, stages: stages.durations(), steps: stages.steps(), spawnedAt: Date.now(), pooledWorktree: wt.pooled ?? false }, "agent started");
-        // The pool gets back what this run took, once its agent runs (off every run's start); so
-        // does the worker's ready sandbox network.
-        if (pool) refillPool({ projectId: project.id, repoPath, baseBranch, settings }, { create: true });
-        refillSpareHolder();
+        // The pool gets back what this run took, and the worker its ready sandbox networks, once
+        // no start of this worker is in flight (off every run's start).
+        startEnded();
+        whenStartsSettle(() => {
+          if (pool) refillPool({ projectId: project.id, repoPath, baseBranch, settings }, { create: true });
+          refillSpareHolder();
+        });
       },
       ledger: { runId: run.id, teamId: project.teamId, projectId: project.id, agentProfileId: profile.id, queuedById: prompt?.createdById ?? null },
       limits: { ceilings, costLimit, prices, loops: { repeatLimit: settings.loopRepeatLimit, failureLimit: settings.loopFailureLimit } },

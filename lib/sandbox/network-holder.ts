@@ -114,31 +114,35 @@ function holderReady(child: ChildProcess): Promise<{ pid: number; netns: string 
   });
 }
 
-// A worker keeps one ready holder, made off every run's path (keepSpareHolders, refillSpareHolder).
+// A worker keeps `spareCount` ready holders, made off every run's path (keepSpareHolders, refillSpareHolder).
 let spareHost: SandboxHost | null = null;
-let spare: Promise<NetworkHolder | null> | null = null;
+let spareCount = 1;
+const spares: Promise<NetworkHolder | null>[] = [];
 const sameHost = (a: SandboxHost, b: SandboxHost) => a.bwrap === b.bwrap && a.user?.uid === b.user?.uid && a.user?.gid === b.user?.gid;
 
 /**
- * From now on this process keeps a ready holder for `host` (a worker; elsewhere each sandbox makes
- * its own), the first made now, where sandboxes use holders (we are root and have nsenter).
+ * From now on this process keeps `count` ready holders for `host` (a worker, as many as a burst of
+ * runs starts on it at once; elsewhere each sandbox makes its own), the first made now, where
+ * sandboxes use holders (we are root and have nsenter).
  */
-export function keepSpareHolders(host: SandboxHost | null): void {
+export function keepSpareHolders(host: SandboxHost | null, count = 1): void {
   spareHost = host?.user && host.nsenter ? host : null;
+  spareCount = count;
   refillSpareHolder();
 }
 
 /**
- * Makes the next spare once the last was taken: called when a run's agent has started, so making
- * it (three process starts) does not compete with a run's start for the machine's cores.
+ * Makes the spares taken since: called when a run's agent has started, so making them (three
+ * process starts each) does not compete with a run's start for the machine's cores.
  */
 export function refillSpareHolder(): void {
-  if (!spareHost || spare) return;
-  spare = startNetworkHolder(spareHost).catch((err: Error) => {
-    // The next sandbox makes its own, and fails with the same reason if it cannot.
-    getLogger("sandbox").warn({ err: err.message }, "no sandbox network made ahead");
-    return null;
-  });
+  while (spareHost && spares.length < spareCount) {
+    spares.push(startNetworkHolder(spareHost).catch((err: Error) => {
+      // The next sandbox makes its own, and fails with the same reason if it cannot.
+      getLogger("sandbox").warn({ err: err.message }, "no sandbox network made ahead");
+      return null;
+    }));
+  }
 }
 
 /**
@@ -146,9 +150,7 @@ export function refillSpareHolder(): void {
  * spare, moved there, when there is one; else one made now.
  */
 export async function takeNetworkHolder(host: SandboxHost, egressDir: string): Promise<NetworkHolder> {
-  const ready = spareHost && sameHost(spareHost, host) ? spare : null;
-  if (ready) spare = null;
-  const held = await ready;
+  const held = spareHost && sameHost(spareHost, host) ? await spares.shift() : null;
   // The bridges' mount follows the folder, not its name: moved, it is still theirs.
   if (held?.alive() && (await rename(held.egressDir, egressDir).then(() => true, () => false))) {
     return { ...held, egressDir, close: async () => { await held.close(); await rm(egressDir, { recursive: true, force: true }); } };
@@ -157,10 +159,9 @@ export async function takeNetworkHolder(host: SandboxHost, egressDir: string): P
   return startNetworkHolder(host, egressDir);
 }
 
-/** Stops this process's spare holder and makes no more (a worker's shutdown; it dies with the worker anyway). */
+/** Stops this process's spare holders and makes no more (a worker's shutdown; they die with the worker anyway). */
 export async function closeSpareHolders(): Promise<void> {
   spareHost = null;
-  const held = await spare;
-  spare = null;
-  await held?.close();
+  const held = await Promise.all(spares.splice(0));
+  await Promise.all(held.map((h) => h?.close()));
 }
