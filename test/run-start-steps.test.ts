@@ -38,19 +38,28 @@ async function executeLeaving(runId: string): Promise<string[]> {
   return left;
 }
 
+/**
+ * Runs `work` while Postgres refuses `event` (e.g. `INSERT ON "ApiToken"`) for the rows `when`
+ * matches, with "<what> refused by the test".
+ */
+async function whileRefused<T>(what: string, event: string, when: string, work: () => Promise<T>): Promise<T> {
+  const db = getDb();
+  await db.$executeRawUnsafe(`CREATE OR REPLACE FUNCTION refuse_${what}() RETURNS trigger AS $$
+    BEGIN RAISE EXCEPTION '${what} refused by the test'; END $$ LANGUAGE plpgsql`);
+  const table = event.slice(event.lastIndexOf(" ON ") + 4);
+  await db.$executeRawUnsafe(`CREATE TRIGGER refuse_${what} BEFORE ${event} FOR EACH ROW WHEN (${when}) EXECUTE FUNCTION refuse_${what}()`);
+  try {
+    return await work();
+  } finally {
+    await db.$executeRawUnsafe(`DROP TRIGGER refuse_${what} ON ${table}`);
+  }
+}
+
 describe("a run's start steps", () => {
   it("a start that Postgres refuses while the sandbox opens fails the run and leaves no sandbox behind; the branch stays the prompt's", async () => {
     const db = getDb();
     const { prompt, run } = await queuedRun("Refused start");
-    await db.$executeRawUnsafe(`CREATE OR REPLACE FUNCTION refuse_start() RETURNS trigger AS $$
-      BEGIN RAISE EXCEPTION 'start refused by the test'; END $$ LANGUAGE plpgsql`);
-    await db.$executeRawUnsafe(`CREATE TRIGGER refuse_start BEFORE UPDATE OF status ON "Run" FOR EACH ROW WHEN (NEW.id = '${run.id}' AND NEW.status = 'running') EXECUTE FUNCTION refuse_start()`);
-    let left: string[];
-    try {
-      left = await executeLeaving(run.id);
-    } finally {
-      await db.$executeRawUnsafe(`DROP TRIGGER refuse_start ON "Run"`);
-    }
+    const left = await whileRefused("start", `UPDATE OF status ON "Run"`, `NEW.id = '${run.id}' AND NEW.status = 'running'`, () => executeLeaving(run.id));
     const after = await db.run.findUniqueOrThrow({ where: { id: run.id } });
     expect(after.status).toBe("failed");
     expect(after.error).toContain("start refused by the test");
@@ -62,15 +71,7 @@ describe("a run's start steps", () => {
   it("a run token that Postgres refuses beside the checkout fails the run; the branch made meanwhile is the prompt's all the same", async () => {
     const db = getDb();
     const { prompt, run } = await queuedRun("Refused token");
-    await db.$executeRawUnsafe(`CREATE OR REPLACE FUNCTION refuse_token() RETURNS trigger AS $$
-      BEGIN RAISE EXCEPTION 'token refused by the test'; END $$ LANGUAGE plpgsql`);
-    await db.$executeRawUnsafe(`CREATE TRIGGER refuse_token BEFORE INSERT ON "ApiToken" FOR EACH ROW WHEN (NEW."runId" = '${run.id}') EXECUTE FUNCTION refuse_token()`);
-    let left: string[];
-    try {
-      left = await executeLeaving(run.id);
-    } finally {
-      await db.$executeRawUnsafe(`DROP TRIGGER refuse_token ON "ApiToken"`);
-    }
+    const left = await whileRefused("token", `INSERT ON "ApiToken"`, `NEW."runId" = '${run.id}'`, () => executeLeaving(run.id));
     const after = await db.run.findUniqueOrThrow({ where: { id: run.id } });
     expect([after.status, after.startedAt]).toEqual(["failed", null]);
     expect(after.error).toContain("token refused by the test");
