@@ -44,8 +44,9 @@ const schema = z.object({
   // The worktree collector: how often it runs, and how long a worktree holding unmerged commits is kept.
   WORKTREE_GC_MS: z.coerce.number().int().min(1000).default(10 * 60_000),
   WORKTREE_RETENTION_DAYS: z.coerce.number().min(0).default(14),
-  // Ready worktrees per project that ran lately (at the base tip, so a new run's start checks out
-  // nothing); 0 turns the pool off. A pool unused this long is removed by the worktree collector.
+  // The most ready worktrees per project that ran lately (at the base tip, so a new run's start
+  // checks out nothing; a project keeps as many as its parallel limit); 0 turns the pool off. A pool
+  // unused this long is removed by the worktree collector.
   WORKTREE_POOL_SIZE: z.coerce.number().int().min(0).max(8).default(4),
   WORKTREE_POOL_IDLE_MS: z.coerce.number().int().min(1000).default(30 * 60_000),
   LEASE_RENEW_MS: z.coerce.number().int().min(100).default(3_000),
@@ -98,6 +99,7 @@ const schema = z.object({
   // An unsandboxed agent runs with the server's own rights, so only the operator may allow a
   // team admin's per-project opt-in; a team admin alone never can.
   SANDBOX_UNSANDBOXED_OPT_IN: z.enum(["on", "off"]).default("off"),
+  // Sandbox networks each worker keeps made ahead where it runs as root (lib/sandbox/network-holder.ts).
   SANDBOX_SPARE_NETWORKS: z.coerce.number().int().min(0).max(16).default(2),
   // Extra folders agents may read (agent CLIs installed outside /usr and /opt), colon-separated.
   SANDBOX_READ_ONLY_PATHS: z.string().default("")

@@ -124,7 +124,7 @@ export async function mergeRun(runId: string): Promise<MergeStatus | null> {
   const ids = { runId, promptId: run.promptId ?? undefined };
   if (outcome.status === "merged") {
     // The base moved: the project's ready worktrees are checked out at its new tip, in the background.
-    refillPool({ projectId: project.id, repoPath, baseBranch, settings: project.settings! }, { create: false });
+    if (project.settings) refillPool({ projectId: project.id, repoPath, baseBranch, settings: project.settings }, { create: false });
     await removeWorktree({ repoPath, path: target.worktreePath, branch: target.branch, baseBranch });
     await db.run.update({ where: { id: runId }, data: { worktreeGoneAt: new Date() } });
     await recordActivity(project, "taskCompleted", `${label}: merged into ${baseBranch} (${outcome.detail.slice(0, 7)})`, ids);

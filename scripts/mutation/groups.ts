@@ -38,7 +38,7 @@ export const GROUPS: Record<string, MutationGroup> = {
   },
   "runs-merge": {
     modules: ["lib/runs/merge.ts"],
-    tests: ["test/run-merge.test.ts", "test/run-merge-refusals.test.ts", "test/run-merge-no-sandbox.test.ts", "test/run-merge-github.test.ts", "test/sandbox-worktree-links.test.ts"],
+    tests: ["test/run-merge.test.ts", "test/run-merge-refusals.test.ts", "test/run-merge-no-sandbox.test.ts", "test/run-merge-github.test.ts", "test/sandbox-worktree-links.test.ts", "test/worktree-pool.test.ts"],
   },
   "runs-cancel": {
     modules: ["lib/runs/lease.ts", "lib/runs/cancel.ts"],
