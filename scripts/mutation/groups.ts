@@ -213,6 +213,14 @@ export const EQUIVALENTS: Equivalent[] = [
     reason: "every project has its settings row: it is created with the project",
   },
   {
+    file: "lib/runs/merge.ts", original: "project.settings", replacement: "true",
+    reason: "every project has its settings row: it is created with the project (the guard is for the relation's type)",
+  },
+  {
+    file: "lib/runs/merge.ts", original: "{ create: false }", replacement: "{}",
+    reason: "refillPool reads opts.create as a truth value: a missing one is false too",
+  },
+  {
     file: "lib/runs/merge.ts", original: "() => null", replacement: "() => undefined",
     reason: "the worktree's git link checked, the integration goes on when the value is falsy: null and undefined both are",
   },
