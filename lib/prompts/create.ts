@@ -1,9 +1,10 @@
 import { z } from "zod";
-import { getDb, Prisma, type PromptOrigin } from "@/lib/db";
+import { getDb, type Prisma } from "@/lib/db";
 import type { AuditBy } from "@/lib/audit/record";
 import type { PromptModel as Prompt } from "@/lib/db";
-import { isAgent, promptApproval, requesterOf } from "@/lib/approvals/request";
-import { commitChange } from "@/lib/activity/change";
+import { announceActivity } from "@/lib/activity/record";
+import { publishOutbox } from "@/lib/queues";
+import { inTransaction, insertPrompt, isNumberTaken, promptAddedMessage, type NewPrompt } from "@/lib/prompts/create-statement";
 import { promptNumber } from "@/lib/prompts/schema";
 import { wholeNumber } from "@/lib/validation/numbers";
 import { requireKnownDependencies } from "@/lib/prompts/dependencies";
@@ -29,51 +30,37 @@ export interface CreateOptions {
   sourceUrl?: string | null;
 }
 
-/** Adds a prompt to the project's current planning key and nudges the loop at once. */
+// Prompts created at once read the same last number: each round, one of them takes it and the
+// others try again (one statement each), so a burst of n needs up to n rounds.
+const NUMBER_ATTEMPTS = 20;
+
+/**
+ * Adds a prompt to the project's current planning key and nudges the loop at once: one statement
+ * (lib/prompts/create-statement.ts) writes it with its approval, audit and activity entries and
+ * wake-ups, in the transaction of `alongside`'s writes when there are some.
+ */
 export async function createPrompt(actor: AuditBy, project: { id: string; teamId: string; planningKey: string }, raw: PromptInput, opts: CreateOptions = {}) {
   const input = promptInput.parse(raw);
-  const db = getDb();
-  const lastNumber = () => db.prompt.findFirst({ where: { projectId: project.id, planningKey: project.planningKey }, orderBy: { number: "desc" }, select: { number: true } });
-  // Independent reads, side by side (each is a round trip to Postgres on the path of every new prompt).
-  const [, settings, byAgent, firstLast] = await Promise.all([
-    requireKnownDependencies(project, input.dependencies),
-    db.projectSettings.findUniqueOrThrow({ where: { projectId: project.id } }),
-    isAgent(actor),
-    input.number === undefined ? lastNumber() : null,
-  ]);
-  const origin: PromptOrigin = byAgent ? "planner" : "user";
+  await requireKnownDependencies(project, input.dependencies);
+  const fields: NewPrompt = { ...input, projectId: project.id, teamId: project.teamId, planningKey: project.planningKey, pinnedAgentId: opts.pinnedAgentId, sourceUrl: opts.sourceUrl };
   for (let attempt = 0; ; attempt++) {
-    const last = attempt === 0 ? firstLast : input.number === undefined ? await lastNumber() : null;
-    const number = input.number ?? (last?.number ?? 0) + 1;
     try {
-      const approval = promptApproval(settings.approvalPolicy, byAgent);
       // The prompt and its wake-up commit together: Redis being away neither fails the
       // request nor loses the nudge (the outbox relay delivers it when Redis answers).
-      return await commitChange(project, async (tx) => {
-        const prompt = await tx.prompt.create({
-          data: {
-            projectId: project.id, planningKey: project.planningKey, number, title: input.title, body: input.body,
-            priority: input.priority, dependencies: input.dependencies, domain: input.domain, origin,
-            approval, maxAttempts: settings.maxAttempts, pinnedAgentId: opts.pinnedAgentId ?? null, sourceUrl: opts.sourceUrl ?? null,
-            createdById: actor.kind === "user" ? actor.id : null,
-            // The inbox entry commits with the prompt, so a prompt never waits unseen.
-            ...(approval === "pending" ? { approvals: { create: { teamId: project.teamId, projectId: project.id, kind: "prompt_run", requestedBy: requesterOf(actor) } } } : {}),
-          },
-        });
-        await opts.alongside?.(tx, prompt);
-        return prompt;
-      }, (prompt) => ({
-        audit: { by: actor, action: "prompt.created", target: { type: "prompt", id: prompt.id }, after: { number: prompt.number, title: prompt.title, priority: prompt.priority, approval } },
-        activity: ["promptsChange", `#${prompt.number} ${prompt.title} added`, { promptId: prompt.id }],
-        nudge: "prompt created",
-        addsWork: true,
-      }));
+      const { prompt, outbox } = opts.alongside
+        ? await getDb().$transaction(async (tx) => {
+          const made = await insertPrompt(actor, fields, inTransaction(tx));
+          await opts.alongside!(tx, made.prompt);
+          return made;
+        })
+        : await insertPrompt(actor, fields);
+      await Promise.all([announceActivity(project, "promptsChange", promptAddedMessage(prompt), { promptId: prompt.id }), publishOutbox(outbox)]);
+      return prompt;
     } catch (err) {
       // Only the prompt's number was taken; a conflict of an `alongside` write is the caller's.
-      const taken = err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002" && (err.meta?.modelName ?? "Prompt") === "Prompt";
-      if (!taken) throw err;
-      if (input.number !== undefined) throw new z.ZodError([{ code: "custom", path: ["number"], message: `#${number} already exists`, input: number }]);
-      if (attempt >= 5) throw err;
+      if (!isNumberTaken(err)) throw err;
+      if (input.number !== undefined) throw new z.ZodError([{ code: "custom", path: ["number"], message: `#${input.number} already exists`, input: input.number }]);
+      if (attempt >= NUMBER_ATTEMPTS) throw err;
     }
   }
 }
