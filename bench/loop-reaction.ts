@@ -17,7 +17,9 @@ const { createTeamWithDemoProject } = await import("./fixtures");
 
 // The spawn queue's rate limit (a runaway guard: 60 agent starts a minute by default) is raised:
 // the trials, bursts and throughput prompts start more than that, and measure the path, not the guard.
-const workers = startWorkers(nudges ? 2 : 1, { ...env, NUDGES: nudges ? "on" : "off", SPAWN_RATE_MAX: "100000" });
+// CPU_PROFILE_DIR=<dir> writes a V8 CPU profile of each worker there.
+const profiled = process.env.CPU_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.CPU_PROFILE_DIR}`] : [];
+const workers = startWorkers(nudges ? 2 : 1, { ...env, NUDGES: nudges ? "on" : "off", SPAWN_RATE_MAX: "100000" }, profiled);
 await workersReady(workers);
 // Each run's start stages, as the worker logs them ("agent started", lib/runs/start-stages.ts).
 const startLines = new Map<string, { stages: Record<string, number>; steps?: Record<string, number>; spawnedAt: number; pooledWorktree?: boolean }>();

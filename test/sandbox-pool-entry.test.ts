@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { git } from "@/lib/git";
 import { getDb } from "@/lib/db";
 import { poolFillsSettled } from "@/lib/runs/worktree-pool";
+import { shareRunRepository } from "@/lib/runs/sandbox";
 import { getSandboxStatus } from "@/lib/sandbox/status";
 import { addPrompt, createTeamWithProject } from "./helpers/fixtures";
 import { tickAndRun } from "./helpers/run-once";
@@ -16,7 +17,8 @@ import { tickAndRun } from "./helpers/run-once";
 // The agent commits on its own, as the sandbox's user, three files whose objects land in folders
 // a merge may just have made; its branch's reflog is started by that commit. It leaves one file
 // for Ringmaster's commit, whose objects our git (root) writes.
-const AGENT = `for i in 1 2 3; do echo "$RANDOM $i $(date +%s%N)" > "agent-$i-$(date +%s%N).txt"; done
+const AGENT = `echo "branch's group: $(stat -c %g "$(git rev-parse --git-common-dir)/refs/heads/$(git branch --show-current)")"
+for i in 1 2 3; do echo "$RANDOM $i $(date +%s%N)" > "agent-$i-$(date +%s%N).txt"; done
 git add -A && git -c user.name=agent -c user.email=agent@a.test commit --quiet -m "agent's own commit" && echo committed
 echo "git entry: $(basename "$(git rev-parse --git-dir)")"
 echo "left for Ringmaster's commit $(date +%s%N)" > left.txt`;
@@ -42,6 +44,9 @@ describe("a run in a worktree of the pool prepared at the tip", () => {
       // at the tip, prepared for this sandbox user's group (its git entry is named so).
       const entry = /git entry: (\S+)/.exec(log)?.[1];
       if (n > 1) expect(entry, log).toMatch(new RegExp(`^[0-9a-f]{40}-[0-9a-f]{8}\\.group-${user.gid}$`));
+      // The take made the branch (as root, without git) in its ref folder once that was the group's:
+      // the ref is the group's too, so the next start's look finds nothing to walk (no process).
+      if (n > 1) expect(/branch's group: (\d+)/.exec(log)?.[1], log).toBe(String(user.gid));
       // The merge (our git, as root) and the refill of the pool settle before the next prompt.
       await poolFillsSettled();
     }
@@ -57,4 +62,22 @@ describe("a run in a worktree of the pool prepared at the tip", () => {
       }
     }
   }, 120_000);
+
+  it("starts with the branch's ref folder made and shared, so that the branch the take makes in it is the group's", async () => {
+    const status = await getSandboxStatus();
+    if (!status.ok || !status.host.user) return;
+    const user = status.host.user;
+    const { project } = await createTeamWithProject({ loopEnabled: false });
+    const repo = (await getDb().project.findUniqueOrThrow({ where: { id: project.id } })).repoPath!;
+    const folder = join(repo, ".git", "refs", "heads", "ringmaster", "deep");
+    const share = shareRunRepository(repo, "ringmaster/deep/7-x");
+    await share.branchFolder;
+    const st = lstatSync(folder);
+    expect([st.isDirectory(), st.gid, (st.mode & 0o2070).toString(8)]).toEqual([true, user.gid, "2070"]);
+    expect(await share.shared).toBe(true);
+    // A repository that is none: nothing to wait for, and nothing shared.
+    const none = shareRunRepository(join(repo, "missing"), "ringmaster/1-x");
+    await none.branchFolder;
+    expect(await none.shared).toBe(false);
+  });
 });

@@ -1,18 +1,21 @@
-import { constants } from "node:fs";
-import { lstat, mkdir, open, readFile, rename, stat, unlink } from "node:fs/promises";
+import { closeSync, constants, lstatSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { errorCode } from "@/lib/git/worktree-pool-entry";
+import { errorCode, statOrNull } from "@/lib/git/worktree-pool-entry";
+
+// Synchronous, as the rest of a pooled take (lib/git/worktree-pool-take.ts): a few small files on
+// a run's start, where each call costs microseconds but an asynchronous one a trip through libuv's
+// thread pool (about 0.1 ms, and readFile four of them), shared with the start's other steps.
 
 const SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 
 // The repository's own git folder when git keeps refs there as files; null otherwise (a linked
 // worktree, a gitfile, the reftable backend): then only git itself can answer.
-async function filesBackend(repoPath: string): Promise<string | null> {
+function filesBackend(repoPath: string): string | null {
   const dotGit = join(repoPath, ".git");
-  const kind = await stat(dotGit).catch(() => null);
+  const kind = statOrNull(dotGit);
   const common = kind?.isDirectory() ? dotGit : kind ? null : repoPath;
   if (!common) return null;
-  const [refs, commondir, reftable] = await Promise.all(["refs", "commondir", "reftable"].map((f) => stat(join(common, f)).catch(() => null)));
+  const [refs, commondir, reftable] = ["refs", "commondir", "reftable"].map((f) => statOrNull(join(common, f)));
   return refs?.isDirectory() && !commondir && !reftable ? common : null;
 }
 
@@ -22,8 +25,8 @@ async function filesBackend(repoPath: string): Promise<string | null> {
  * for sure; ask git then. Git writes both files whole (lock, then rename), so a read sees a ref
  * before or after a change, as a `git for-each-ref` started a moment earlier or later would.
  */
-export async function readBranchTips(repoPath: string, branches: readonly string[]): Promise<Map<string, string | null> | null> {
-  const common = await filesBackend(repoPath);
+export function readBranchTips(repoPath: string, branches: readonly string[]): Map<string, string | null> | null {
+  const common = filesBackend(repoPath);
   if (!common) return null;
   const tips = new Map<string, string | null>();
   let packed: Map<string, string> | undefined;
@@ -31,7 +34,7 @@ export async function readBranchTips(repoPath: string, branches: readonly string
     const ref = `refs/heads/${branch}`;
     let loose: string | null = null;
     try {
-      loose = (await readFile(join(common, ref), "utf8")).trim();
+      loose = readFileSync(join(common, ref), "utf8").trim();
     } catch (error) {
       // Missing, or a folder or file in the way (`a/b` beside `a`): not a loose ref.
       if (!["ENOENT", "EISDIR", "ENOTDIR"].includes(errorCode(error) ?? "")) throw error;
@@ -41,17 +44,19 @@ export async function readBranchTips(repoPath: string, branches: readonly string
       tips.set(branch, loose);
       continue;
     }
-    packed ??= await readPacked(common);
+    packed ??= readPacked(common);
     tips.set(branch, packed.get(ref) ?? null);
   }
   return tips;
 }
 
-async function readPacked(common: string): Promise<Map<string, string>> {
-  const text = await readFile(join(common, "packed-refs"), "utf8").catch((error) => {
-    if (errorCode(error) === "ENOENT") return "";
-    throw error;
-  });
+function readPacked(common: string): Map<string, string> {
+  let text = "";
+  try {
+    text = readFileSync(join(common, "packed-refs"), "utf8");
+  } catch (error) {
+    if (errorCode(error) !== "ENOENT") throw error;
+  }
   const refs = new Map<string, string>();
   for (const line of text.split("\n")) {
     const space = line.indexOf(" ");
@@ -69,21 +74,22 @@ async function readPacked(common: string): Promise<Map<string, string>> {
  * refs under its name: loose or packed), or another writer holds its lock; null when git's files
  * cannot answer for sure (ask git then).
  */
-export async function createBranchRef(repoPath: string, branch: string, sha: string): Promise<boolean | null> {
-  const common = await filesBackend(repoPath);
+export function createBranchRef(repoPath: string, branch: string, sha: string): boolean | null {
+  const common = filesBackend(repoPath);
   if (!common || !SHA.test(sha)) return null;
   const ref = `refs/heads/${branch}`;
   const path = join(common, ref);
   const lock = `${path}.lock`;
-  const made = await mkdir(dirname(path), { recursive: true }).then(() => true, (error) => {
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+  } catch (error) {
     // A ref file where a folder of the name goes (`a` when making `a/b`).
     if (["EEXIST", "ENOTDIR"].includes(errorCode(error) ?? "")) return false;
     throw error;
-  });
-  if (!made) return false;
-  let handle;
+  }
+  let fd: number | null;
   try {
-    handle = await open(lock, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o664);
+    fd = openSync(lock, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o664);
   } catch (error) {
     if (["EEXIST", "ENOTDIR", "ENOENT"].includes(errorCode(error) ?? "")) return false;
     throw error;
@@ -92,19 +98,35 @@ export async function createBranchRef(repoPath: string, branch: string, sha: str
   try {
     // Under the lock: nothing (a ref, or a folder of refs) at the name, and no packed ref at it,
     // at a folder of it, or under it.
-    if (await lstat(path).then(() => true, (error) => errorCode(error) !== "ENOENT")) return false;
-    const packed = await readPacked(common);
+    if (occupied(path)) return false;
+    const packed = readPacked(common);
     for (const name of packed.keys()) {
       if (name === ref || ref.startsWith(`${name}/`) || name.startsWith(`${ref}/`)) return false;
     }
-    await handle.writeFile(`${sha}\n`);
-    await handle.close();
-    handle = null;
-    await rename(lock, path);
+    writeFileSync(fd, `${sha}\n`);
+    closeSync(fd);
+    fd = null;
+    renameSync(lock, path);
     placed = true;
     return true;
   } finally {
-    await handle?.close();
-    if (!placed) await unlink(lock).catch(() => {});
+    if (fd !== null) closeSync(fd);
+    if (!placed) {
+      try {
+        unlinkSync(lock);
+      } catch {
+        // Gone already.
+      }
+    }
+  }
+}
+
+// Something is at the path, or it cannot be told (anything but "no such file").
+function occupied(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch (error) {
+    return errorCode(error) !== "ENOENT";
   }
 }

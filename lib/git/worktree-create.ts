@@ -33,8 +33,8 @@ export type WorktreeGit = { commonDir: string; worktreeDir: string; branchRef: s
 
 const NO_REF = "0".repeat(40);
 
-export async function assertOutsideRepository(repoPath: string, path: string): Promise<void> {
-  const fromRepo = relative(await canonicalPath(repoPath), await canonicalPath(path));
+export function assertOutsideRepository(repoPath: string, path: string): void {
+  const fromRepo = relative(canonicalPath(repoPath), canonicalPath(path));
   if (fromRepo === "" || (!fromRepo.startsWith("..") && !isAbsolute(fromRepo))) {
     throw new Error(`worktree path ${path} must be outside the repository ${repoPath}`);
   }
@@ -58,7 +58,7 @@ async function ensureBranch(repoPath: string, branch: string, baseBranch: string
 export async function createWorktree(input: CreateWorktreeInput): Promise<CreatedWorktree> {
   const { repoPath, path, branch, baseBranch } = input;
   await assertNotBaseBranch(branch, baseBranch);
-  await assertOutsideRepository(repoPath, path);
+  assertOutsideRepository(repoPath, path);
 
   // One listing answers both "is a worktree already at this path?" and "is the branch free?".
   let worktrees = await listWorktrees(repoPath);
@@ -66,9 +66,9 @@ export async function createWorktree(input: CreateWorktreeInput): Promise<Create
     await pruneWorktrees(repoPath);
     worktrees = await listWorktrees(repoPath);
   }
-  const wanted = await canonicalPath(path);
+  const wanted = canonicalPath(path);
   let existing: Worktree | null = null;
-  for (const w of worktrees) if (w.path === wanted || (await canonicalPath(w.path)) === wanted) existing = w;
+  for (const w of worktrees) if (w.path === wanted || canonicalPath(w.path) === wanted) existing = w;
   if (existing && existing.branch !== branch) {
     throw new Error(`a worktree at ${path} already exists for ${existing.branch ?? "a detached HEAD"}, not ${branch}`);
   }
@@ -81,5 +81,5 @@ export async function createWorktree(input: CreateWorktreeInput): Promise<Create
   }
   // A branch made just now starts at the base tip; an older one is measured from where it left.
   const baseSha = createdAt ?? (await git(repoPath, ["merge-base", `refs/heads/${baseBranch}`, `refs/heads/${branch}`])).trim();
-  return { path: await canonicalPath(path), branch, baseSha };
+  return { path: canonicalPath(path), branch, baseSha };
 }

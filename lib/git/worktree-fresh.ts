@@ -43,7 +43,7 @@ export async function createFreshWorktree(input: FreshWorktreeInput): Promise<Cr
 
   const path = input.pathOf(branch);
   await assertNotBaseBranch(branch, baseBranch);
-  await assertOutsideRepository(repoPath, path);
+  assertOutsideRepository(repoPath, path);
   // A numbered name (the prompt's earlier branch is kept) still starts in a ready worktree.
   const take = input.pool && pooled === UNTRIED ? await startFromPool({ repoPath, pool: input.pool, branch, tip: baseTip, path }) : null;
   if (take) return pooledWorktree(path, branch, baseTip, take);
@@ -53,7 +53,7 @@ export async function createFreshWorktree(input: FreshWorktreeInput): Promise<Cr
     if (!(error instanceof GitError)) throw error;
     return createWorktree({ repoPath, path, branch, baseBranch });
   }
-  return { path: await canonicalPath(path), branch, baseSha: baseTip };
+  return { path: canonicalPath(path), branch, baseSha: baseTip };
 }
 
 const UNTRIED = "untried";
@@ -66,19 +66,19 @@ const UNTRIED = "untried";
  */
 async function fromPool(input: FreshWorktreeInput, pool: string): Promise<CreatedWorktree | null | typeof UNTRIED> {
   const { repoPath, name: branch, baseBranch } = input;
-  const tips = await readBranchTips(repoPath, [baseBranch, branch]);
+  const tips = readBranchTips(repoPath, [baseBranch, branch]);
   const tip = tips?.get(baseBranch);
   if (!tip || tips!.get(branch) !== null) return UNTRIED;
   const path = input.pathOf(branch);
   await assertNotBaseBranch(branch, baseBranch);
-  await assertOutsideRepository(repoPath, path);
+  assertOutsideRepository(repoPath, path);
   const take = await startFromPool({ repoPath, pool, branch, tip, path });
   return take ? pooledWorktree(path, branch, tip, take) : null;
 }
 
-async function pooledWorktree(path: string, branch: string, baseSha: string, take: PoolTake): Promise<CreatedWorktree> {
+function pooledWorktree(path: string, branch: string, baseSha: string, take: PoolTake): CreatedWorktree {
   return {
-    path: await canonicalPath(path), branch, baseSha, pooled: true,
+    path: canonicalPath(path), branch, baseSha, pooled: true,
     ...(take.preparedAs ? { preparedAs: take.preparedAs } : {}),
     git: { commonDir: take.commonDir, worktreeDir: take.worktreeDir, branchRef: `refs/heads/${branch}` },
   };

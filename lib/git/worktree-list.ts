@@ -1,4 +1,4 @@
-import { realpath } from "node:fs/promises";
+import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import { git } from "@/lib/git/run";
 
@@ -44,18 +44,19 @@ export async function pruneWorktrees(repoPath: string): Promise<void> {
 }
 
 // git reports resolved paths; the caller's may go through a symlink (macOS /var → /private/var).
-export async function canonicalPath(path: string): Promise<string> {
+/** The path with links resolved (synchronous: one system call, on every run's start); as given, resolved, when it does not exist. */
+export function canonicalPath(path: string): string {
   try {
-    return await realpath(path);
+    return realpathSync(path);
   } catch {
     return resolve(path);
   }
 }
 
 export async function findWorktreeAt(repoPath: string, path: string): Promise<Worktree | null> {
-  const wanted = await canonicalPath(path);
+  const wanted = canonicalPath(path);
   for (const worktree of await listWorktrees(repoPath)) {
-    if (worktree.path === wanted || (await canonicalPath(worktree.path)) === wanted) return worktree;
+    if (worktree.path === wanted || canonicalPath(worktree.path) === wanted) return worktree;
   }
   return null;
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { readFile, realpath, rename, rm, writeFile } from "node:fs/promises";
+import { readFileSync, realpathSync, renameSync, statSync, writeFileSync, type Stats } from "node:fs";
+import { rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 
 /**
@@ -30,36 +31,62 @@ export function parseEntryName(name: string): { tip: string; tag: string | null 
  */
 export type PoolPreparation = { tag: string; run: (worktree: string) => Promise<void> };
 
+// The entry's small files are read and written synchronously: on a run's start (a pooled take)
+// each asynchronous call would be a trip through libuv's thread pool (lib/git/ref-files.ts).
+
 /** The git admin folder (`<common dir>/worktrees/<name>`) a worktree's `.git` file names. */
-export async function adminDirOf(worktree: string): Promise<string> {
-  const text = await readFile(join(worktree, ".git"), "utf8");
+export function adminDirOf(worktree: string): string {
+  const text = readFileSync(join(worktree, ".git"), "utf8");
   const match = /^gitdir: (.+)$/m.exec(text);
   if (!match) throw new Error(`${worktree}/.git names no git folder`);
   return resolve(worktree, match[1].trim());
 }
 
 // git writes these files whole; a reader never sees half of ours either.
-export async function writeWhole(file: string, content: string): Promise<void> {
+export function writeWhole(file: string, content: string): void {
   const tmp = `${file}.${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
-  await writeFile(tmp, content);
-  await rename(tmp, file);
+  writeFileSync(tmp, content);
+  renameSync(tmp, file);
 }
 
 /** The admin entry learns where its worktree now is (what `git worktree move` does after its rename). */
-export async function relink(worktree: string): Promise<string> {
-  const admin = await adminDirOf(worktree);
-  await writeWhole(join(admin, "gitdir"), `${await realpath(worktree)}/.git\n`);
+export function relink(worktree: string): string {
+  const admin = adminDirOf(worktree);
+  writeWhole(join(admin, "gitdir"), `${realpathSync(worktree)}/.git\n`);
   return admin;
 }
 
-export async function isPoolAdmin(admin: string): Promise<boolean> {
-  return (await readFile(join(admin, "locked"), "utf8").catch(() => "")).trim() === POOL_REASON;
+export function isPoolAdmin(admin: string): boolean {
+  return readOrEmpty(join(admin, "locked")).trim() === POOL_REASON;
+}
+
+/** A small file's text; "" when it cannot be read. */
+export function readOrEmpty(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return "";
+  }
+}
+
+/** What stat says of a path; null when it cannot say. */
+export function statOrNull(path: string): Stats | null {
+  try {
+    return statSync(path);
+  } catch {
+    return null;
+  }
 }
 
 /** Removes a pooled worktree's folder and, while it is still the pool's, its git entry. */
 export async function removePooled(path: string): Promise<void> {
-  const admin = await adminDirOf(path).catch(() => null);
-  if (admin && (await isPoolAdmin(admin))) await rm(admin, { recursive: true, force: true });
+  let admin: string | null = null;
+  try {
+    admin = adminDirOf(path);
+  } catch {
+    // No readable git file: nothing of git's to remove.
+  }
+  if (admin && isPoolAdmin(admin)) await rm(admin, { recursive: true, force: true });
   await rm(path, { recursive: true, force: true, maxRetries: 3 });
 }
 

@@ -37,8 +37,11 @@ async function claim(pool: string, name: string): Promise<string | null> {
     if (errorCode(error) === "ENOENT") return null;
     throw error;
   }
-  // A broken entry (no .git file) is still claimed: removePooled takes it away.
-  await relink(at).catch(() => {});
+  try {
+    relink(at);
+  } catch {
+    // A broken entry (no .git file) is still claimed: removePooled takes it away.
+  }
   return at;
 }
 
@@ -46,7 +49,7 @@ async function claim(pool: string, name: string): Promise<string | null> {
 async function publish(pool: string, at: string, name: string): Promise<void> {
   const to = join(readyDir(pool), name);
   await rename(at, to);
-  await relink(to);
+  relink(to);
 }
 
 // What a filler that died left in `building/`: folders, and git entries (locked, so git keeps
@@ -60,7 +63,7 @@ async function sweepBuilding(repoPath: string | null, pool: string): Promise<num
   let orphans = 0;
   for (const name of await readdir(join(common, "worktrees")).catch(() => [] as string[])) {
     const admin = join(common, "worktrees", name);
-    if (!(await isPoolAdmin(admin))) continue;
+    if (!isPoolAdmin(admin)) continue;
     const gitdir = (await readFile(join(admin, "gitdir"), "utf8").catch(() => "")).trim();
     if (dirname(dirname(gitdir)) !== building) continue;
     await rm(admin, { recursive: true, force: true });

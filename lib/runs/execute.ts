@@ -116,7 +116,7 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
   const fresh = prompt ? runBranchName(prompt.number, prompt.title) : `ringmaster/${run.kind}-${run.id}`;
   const pool = projectPool(project.id);
   // A new branch's start walks the repository's shared parts beside its checkout, off its path.
-  const repositoryShared = known ? undefined : shareRunRepository(repoPath, fresh);
+  const share = known ? undefined : shareRunRepository(repoPath, fresh);
   // The worktree (git processes) and the run's token, prices and credentials (Postgres) do not
   // wait for each other, nor does the part of the sandbox that needs no worktree (its HOME, egress
   // proxy and MCP gateway, once the token is there); neither do the worktree's entry into the
@@ -126,6 +126,8 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
   const closeShell = () => shellMade.then((shell) => shell.close(), () => {});
   const [wt, token, prices, credentials] = await settleAll([
     stages.timed("checkout", async () => {
+      // A new branch is made in its ref folder once that is the sandbox group's.
+      await share?.branchFolder;
       const made = known
         ? await createWorktree({ repoPath, path: pathOf(known), branch: known, baseBranch })
         : await createFreshWorktree({ repoPath, name: fresh, baseBranch, pathOf, pool });
@@ -146,7 +148,7 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
   log.mask(runLogSecrets({ env: childEnv, passed: profile.envAllowList, credentials, token }));
 
   // The agent and the verify command run confined; we commit once the sandbox has ended.
-  const opening = stages.timed("sandbox", async () => (await shellMade).enter({ worktree: wt.path, repoPath, preparedAs: wt.preparedAs, git: wt.git, repositoryShared }));
+  const opening = stages.timed("sandbox", async () => (await shellMade).enter({ worktree: wt.path, repoPath, preparedAs: wt.preparedAs, git: wt.git, repositoryShared: share?.shared }));
   const [, campaignText] = await settleAll([
     opening,
     stages.timed("record", async () => {

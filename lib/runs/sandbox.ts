@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { lstat, mkdir, realpath } from "node:fs/promises";
+import { lstatSync, mkdirSync, realpathSync } from "node:fs";
+import { lstat, realpath } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { getDb, type Prisma } from "@/lib/db";
 import { getEnv } from "@/lib/env";
@@ -124,40 +125,61 @@ export async function projectWorktreeGit(worktree: string, repoPath: string): Pr
  * the agent writes): `<repo>/.git`, or the repository itself where it is bare.
  */
 async function repositoryGitDir(repoPath: string): Promise<string> {
-  const repo = await realpath(repoPath);
-  const dotGit = await lstat(join(repo, ".git")).catch(() => null);
+  // Synchronous calls (microseconds) on every run's start, as the pooled take's.
+  const repo = realpathSync(repoPath);
+  let dotGit;
+  try {
+    dotGit = lstatSync(join(repo, ".git"));
+  } catch {
+    dotGit = null;
+  }
   if (!dotGit) return repo;
   if (dotGit.isDirectory()) return join(repo, ".git");
   // A .git file or link (a git folder kept elsewhere): rare, so git is asked, in the repository.
   return realpath((await git(repo, ["rev-parse", "--path-format=absolute", "--git-common-dir"])).trim());
 }
 
+/** A new branch's share of the repository (shareRunRepository). */
+export interface RepositoryShare {
+  /**
+   * The branch's ref folder made and shared (or nothing to do): a ref made in it from now on is the
+   * sandbox group's by the folder's set-group-id bit, so the branch is made after it. Never rejects.
+   */
+  branchFolder: Promise<void>;
+  /** The repository's parts shared: false where agents have no user of their own, or the walk failed (the sandbox's entry then walks them itself). */
+  shared: Promise<boolean>;
+}
+
 /**
  * Shares the project's repository's parts every run writes (its objects, reflogs and the folder of
  * the branch's ref) with the sandbox's group, for a run whose worktree is being checked out
- * meanwhile; false where agents have no user of their own, or the walk failed (the sandbox's entry
- * then walks them itself).
+ * meanwhile.
  */
-export async function shareRunRepository(repoPath: string, branch: string): Promise<boolean> {
-  const status = await getSandboxStatus();
-  const user = status.ok ? status.host.user : null;
-  if (!user) return false;
-  try {
+export function shareRunRepository(repoPath: string, branch: string): RepositoryShare {
+  const folder = (async () => {
+    const status = await getSandboxStatus();
+    const user = status.ok ? status.host.user : null;
+    if (!user) return null;
     const commonDir = await repositoryGitDir(repoPath);
     // The branch's ref folder is made now if missing (git removes it with its last ref) and shared,
-    // so that the branch made in it meanwhile finds it so.
+    // before the branch is made in it: a ref made by root in a folder not yet the group's would be
+    // root's group's, and the next run's look would walk the repository again.
     const refsDir = join(commonDir, "refs", "heads", dirname(branch));
-    await mkdir(refsDir, { recursive: true });
-    await shareFolder(refsDir, user);
+    mkdirSync(refsDir, { recursive: true });
+    shareFolder(refsDir, user);
+    return { user, commonDir, refsDir };
+  })();
+  const shared = folder.then(async (made) => {
+    if (!made) return false;
+    const { user, commonDir, refsDir } = made;
     const objects = join(commonDir, "objects");
     const logs = join(commonDir, "logs");
     // Nothing our git wrote since the last run's start needs it (the usual case): no process at all.
     if (await sharedAlready([objects, refsDir], [logs], user)) return true;
     await shareWithSandboxGroup([objects, logs, refsDir], user);
     return true;
-  } catch {
-    return false;
-  }
+  }).catch(() => false);
+  return { branchFolder: folder.then(() => {}, () => {}), shared };
 }
 
 /** Whether each folder is one (not a link), the sandbox group's, writable by it and setgid. */
