@@ -144,7 +144,7 @@ test("unknown API paths answer JSON, ? opens the shortcut help, the board starts
   await expect(waitingCard.getByRole("link", { name: project.name })).toHaveAttribute("href", `/projects/${project.id}`);
   await screenshots(page, "approvals-filtered");
   // Not followed: opening a prompt page starts its conversation, and the threads spec expects none.
-  await expect(waitingCard.getByRole("link", { name: /Wait for me/ })).toHaveAttribute("href", /^\/prompts\/[a-z0-9]+$/);
+  await expect(waitingCard.getByRole("link", { name: /Wait for me/ })).toHaveAttribute("href", /^\/prompts\/[a-z0-9-]+$/);
 
   // Deleting asks first; an unused profile goes.
   await page.goto("/profiles");
