@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { getDb } from "@/lib/db";
+import { getDb, getPool } from "@/lib/db";
 import { requireRole, requireTeamScope, type Actor } from "@/lib/auth/actor";
 import { recordAudit } from "@/lib/audit/record";
 import { usdPerMillion } from "@/lib/spend/ceiling-input";
@@ -20,10 +20,10 @@ export const pricesInput = z.object({
     .refine((rows) => new Set(rows.map((r) => r.model)).size === rows.length, "names a model twice"),
 }).strict();
 
-const SELECT = { model: true, input: true, output: true, cached: true } as const;
-
-function listPrices(teamId: string): Promise<PriceOverrideRow[]> {
-  return getDb().priceOverride.findMany({ where: { teamId }, select: SELECT, orderBy: { model: "asc" } });
+// Read on every run's start: on the pool, not through Prisma's query compiler.
+async function listPrices(teamId: string): Promise<PriceOverrideRow[]> {
+  const { rows } = await getPool().query<PriceOverrideRow>(`SELECT model, input, output, cached FROM "PriceOverride" WHERE "teamId" = $1 ORDER BY model`, [teamId]);
+  return rows;
 }
 
 /** The team's own prices, for an admin. */

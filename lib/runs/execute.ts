@@ -1,5 +1,4 @@
 import { resolve } from "node:path";
-import { getDb } from "@/lib/db";
 import { recordRunDiff } from "@/lib/runs/diff";
 import { getEnv } from "@/lib/env";
 import { dataDir } from "@/lib/data-dir";
@@ -32,6 +31,7 @@ import { whenPostgresAnswers } from "@/lib/runs/backoff";
 import { leadPrompt } from "@/lib/threads/lead-run";
 import { advanceRoutes } from "@/lib/threads/routing";
 import { StartStages } from "@/lib/runs/start-stages";
+import { recordPromptBranch, recordRunStarted } from "@/lib/runs/start-record";
 import { projectPool, refillPool } from "@/lib/runs/worktree-pool";
 import { claimQueuedRun, type ClaimedRun } from "@/lib/runs/claim-run";
 import { campaignCommitTitle, campaignRunInput, checkArchitectAnswer, isCampaignRun } from "@/lib/runs/campaign-run";
@@ -96,7 +96,6 @@ async function settleAll<T extends readonly unknown[]>(steps: T, opts: { onFailu
 }
 
 async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSignal, stages: StartStages, startEnded: () => void): Promise<RunOutcome> {
-  const db = getDb();
   const { project, prompt, agentProfile: profile } = run;
   const untilDb = <T>(step: string, work: () => Promise<T>) => whenPostgresAnswers(work, { runId: run.id, step, signal });
   if (!profile) throw new Error("the run has no agent profile");
@@ -132,7 +131,7 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
         ? await createWorktree({ repoPath, path: pathOf(known), branch: known, baseBranch })
         : await createFreshWorktree({ repoPath, name: fresh, baseBranch, pathOf, pool });
       // At once: a run that fails from here on leaves the branch to the prompt's next attempt.
-      if (prompt && !prompt.branch) await untilDb("branch", () => db.prompt.update({ where: { id: prompt.id }, data: { branch: made.branch } }));
+      if (prompt && !prompt.branch) await untilDb("branch", () => recordPromptBranch(prompt.id, made.branch));
       return made;
     }),
     tokenMade,
@@ -154,10 +153,7 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
     stages.timed("record", async () => {
       const text = await campaignRunInput(run, prompt, wt.path, (line) => log.push(line));
       stages.mark("prepared");
-      await untilDb("start", () => db.run.update({
-        where: { id: run.id },
-        data: { status: "running", startedAt: new Date(), branch, worktreePath: wt.path, baseSha: wt.baseSha },
-      }));
+      await untilDb("start", () => recordRunStarted(run.id, { branch, worktreePath: wt.path, baseSha: wt.baseSha }));
       await announce(project.teamId, { type: "agentsChange", projectId: project.id, runId: run.id, promptId: prompt?.id });
       // The worker has the task: a lead's route (or verify) turn for this prompt or run is delivered.
       await untilDb("route", () => advanceRoutes(prompt?.id ?? null, "delivered", run.id));
