@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { ZodError } from "zod";
 import { getDb, getPool, Prisma, type ApprovalPolicy } from "@/lib/db";
 import { getQueue } from "@/lib/queues";
+import { getRedis } from "@/lib/redis/connections";
+import { teamStreamKey } from "@/lib/events/streams";
 import { createRunToken } from "@/lib/auth/tokens";
 import { QUEUE_RAN_DRY } from "@/lib/activity/change";
 import { createPrompt } from "@/lib/prompts/create";
@@ -54,6 +56,9 @@ describe("creating a prompt", () => {
     expect(await nudgesOf(project.id)).toHaveLength(1);
     expect((await nudgesOf(project.id))[0].data).toMatchObject({ projectId: project.id, reason: "prompt created" });
     expect(await outboxLeft(project.id)).toBe(0);
+    // Open dashboards hear of it once it has committed.
+    const events = (await getRedis("producer").xrange(teamStreamKey(team.id), "-", "+")).map(([, fields]) => JSON.parse(fields[1]));
+    expect(events).toContainEqual({ type: "promptsChange", projectId: project.id, message: "#1 Add a README added", promptId: prompt.id });
 
     const second = await createPrompt(person(user.id), project, { title: "Then tests", dependencies: [1], number: 7 });
     expect(second).toMatchObject({ number: 7, dependencies: [1], priority: 3, body: "", domain: null });
@@ -85,8 +90,9 @@ describe("creating a prompt", () => {
   it("by Ringmaster itself (an intake): no author id, requested by the system", async () => {
     const { project, team } = await createTeamWithProject({ loopEnabled: false });
     await getDb().projectSettings.update({ where: { projectId: project.id }, data: { approvalPolicy: "all" } });
-    const prompt = await createPrompt({ kind: "system", id: "github:octocat" }, project, { title: "from an issue" }, { sourceUrl: "https://github.com/o/r/issues/1" });
-    expect(prompt).toMatchObject({ origin: "user", approval: "pending", createdById: null, sourceUrl: "https://github.com/o/r/issues/1" });
+    const agent = await getDb().agent.create({ data: { teamId: team.id, name: "backend" } });
+    const prompt = await createPrompt({ kind: "system", id: "github:octocat" }, project, { title: "from an issue" }, { sourceUrl: "https://github.com/o/r/issues/1", pinnedAgentId: agent.id });
+    expect(prompt).toMatchObject({ origin: "user", approval: "pending", createdById: null, sourceUrl: "https://github.com/o/r/issues/1", pinnedAgentId: agent.id });
     expect(await getDb().approval.findFirstOrThrow({ where: { promptId: prompt.id } })).toMatchObject({ requestedBy: "system" });
     expect(await getDb().auditEvent.findFirstOrThrow({ where: { teamId: team.id, action: "prompt.created" } })).toMatchObject({ actorType: "system", actorId: "github:octocat" });
   });
@@ -119,7 +125,7 @@ describe("creating a prompt", () => {
     const before = await written(project.id, team.id);
     const err = await createPrompt(person(user.id), project, { title: "again", number: 3 }).catch((e) => e);
     expect(err).toBeInstanceOf(ZodError);
-    expect((err as ZodError).issues).toEqual([expect.objectContaining({ path: ["number"], message: "#3 already exists" })]);
+    expect((err as ZodError).issues).toEqual([expect.objectContaining({ code: "custom", path: ["number"], message: "#3 already exists" })]);
     expect(await written(project.id, team.id)).toEqual(before);
   });
 
@@ -153,6 +159,41 @@ describe("creating a prompt", () => {
     expect([a.number, b.number].sort()).toEqual([2, 3]);
   });
 
+  it("refuses bad input naming the field, and trims what it keeps", async () => {
+    const { project, team, user } = await createTeamWithProject({ loopEnabled: false });
+    const issues = async (input: Record<string, unknown>) =>
+      ((await createPrompt(person(user.id), project, input as never).catch((e) => e)) as ZodError).issues.map((i) => [i.path.join("."), i.message]);
+    expect(await issues({ title: "   " })).toEqual([["title", "is required"]]);
+    expect(await issues({ title: "x".repeat(201) })).toEqual([["title", "must be at most 200 characters"]]);
+    expect(await issues({ title: "ok", body: "x".repeat(100_001) })).toEqual([["body", "must be at most 100000 characters"]]);
+    expect(await issues({ title: "ok", domain: "d".repeat(51) })).toEqual([["domain", expect.stringContaining("50")]]);
+    expect(await written(project.id, team.id)).toEqual({ prompts: 0, approvals: 0, audits: 0, activity: 0, outbox: 0 });
+    expect(await createPrompt(person(user.id), project, { title: "  padded  ", domain: "  docs " })).toMatchObject({ title: "padded", domain: "docs", body: "" });
+  });
+
+  it("gives up after 21 tries when its number is taken every time, and writes nothing", async () => {
+    const { project, team, user } = await createTeamWithProject({ loopEnabled: false });
+    // Every insert of this project's prompts fails as a number taken meanwhile would (Postgres's own words).
+    const fn = `taken_${project.id.replace(/\W/g, "_")}`;
+    await getPool().query(`CREATE FUNCTION "${fn}"() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+      IF NEW."projectId" = '${project.id}' THEN RAISE unique_violation USING CONSTRAINT = 'Prompt_projectId_planningKey_number_key', MESSAGE = 'duplicate key value violates unique constraint "Prompt_projectId_planningKey_number_key"'; END IF;
+      RETURN NEW; END $$`);
+    await getPool().query(`CREATE TRIGGER "${fn}" BEFORE INSERT ON "Prompt" FOR EACH ROW EXECUTE FUNCTION "${fn}"()`);
+    try {
+      const { result: err, statements } = await statementsOf(() => createPrompt(person(user.id), project, { title: "never" }).catch((e) => e));
+      expect(isNumberTaken(err)).toBe(true);
+      expect(statements.map(verbOf)).toEqual(Array(21).fill("WITH"));
+      // With an intake's writes, the same in a transaction each time.
+      let calls = 0;
+      await expect(createPrompt(person(user.id), project, { title: "never" }, { alongside: async () => { calls++; } })).rejects.toSatisfy(isNumberTaken);
+      expect(calls).toBe(0);
+    } finally {
+      await getPool().query(`DROP TRIGGER "${fn}" ON "Prompt"`);
+      await getPool().query(`DROP FUNCTION "${fn}"()`);
+    }
+    expect(await written(project.id, team.id)).toEqual({ prompts: 0, approvals: 0, audits: 0, activity: 0, outbox: 0 });
+  });
+
   it("of a project without settings fails and writes nothing", async () => {
     const { project, team, user } = await createTeamWithProject({ loopEnabled: false });
     await getDb().projectSettings.delete({ where: { projectId: project.id } });
@@ -172,5 +213,13 @@ describe("isNumberTaken", () => {
     const idPrisma = await getDb().$transaction((tx) => tx.$queryRawUnsafe(insert.replace(", 1,", ", 3,"), "a", project.id)).catch((e) => e);
     expect([numberPg, numberPrisma].map(isNumberTaken)).toEqual([true, true]);
     expect([idPg, idPrisma, new Error("23505"), null].map(isNumberTaken)).toEqual([false, false, false, false]);
+    // Prisma's errors without the adapter's cause, or with part of it: not a number taken, and no throw.
+    const prismaError = (meta?: Record<string, unknown>) => new Prisma.PrismaClientKnownRequestError("failed", { code: "P2010", clientVersion: "6", meta });
+    const cause = (c: Record<string, unknown>) => prismaError({ driverAdapterError: { cause: c } });
+    expect([
+      prismaError(), prismaError({}), cause({ originalCode: "23505" }),
+      cause({ originalCode: "40001", originalMessage: 'could not serialize "Prompt_projectId_planningKey_number_key"' }),
+    ].map(isNumberTaken)).toEqual([false, false, false, false]);
+    expect(isNumberTaken(cause({ originalCode: "23505", originalMessage: 'duplicate key value violates unique constraint "Prompt_projectId_planningKey_number_key"' }))).toBe(true);
   });
 });

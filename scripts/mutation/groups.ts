@@ -97,6 +97,11 @@ export const GROUPS: Record<string, MutationGroup> = {
     modules: ["lib/auth/api-tokens.ts", "lib/auth/rate-limit.ts"],
     tests: ["lib/auth/api-tokens.test.ts", "test/api-tokens.test.ts", "test/sign-in-limits.test.ts"],
   },
+  // A new prompt: one statement with its approval, entries and wake-ups (every intake's path).
+  "prompts-create": {
+    modules: ["lib/prompts/create.ts", "lib/prompts/create-statement.ts"],
+    tests: ["test/prompt-create.test.ts", "test/prompt-dependencies.test.ts", "test/approvals.test.ts", "test/tick-backoff.test.ts"],
+  },
   prompts: {
     modules: ["lib/prompts/parse.ts", "lib/prompts/sync.ts"],
     tests: ["lib/prompts/parse.test.ts", "lib/prompts/parse-frontmatter.test.ts", "test/prompt-sync.test.ts"],
@@ -247,6 +252,10 @@ export const EQUIVALENTS: Equivalent[] = [
   {
     file: "lib/queues/outbox.ts", original: "{ failFast: false }", replacement: "{}",
     reason: "an absent failFast is falsy, as false is",
+  },
+  {
+    file: "lib/prompts/create-statement.ts", original: "actor.kind === \"token\"", replacement: "true",
+    reason: "a person's or Ringmaster's own id then asks whether a run's token has that id: ids are random and none is shared between users, intakes and tokens, so the author is no agent either way",
   },
   {
     file: "lib/prompts/parse.ts", original: "fromName?.[1]", replacement: "fromName[1]",
