@@ -21,6 +21,7 @@ describe("a run's start", () => {
     const before = Date.now();
     const { result: first, statements } = await statementsOf(() => createRunToken({ id: run.id, projectId: project.id, teamId: team.id }, 60_000));
     oneOwnStatement(statements, "INSERT ApiToken");
+    expect(first).toMatch(/^rm_run_[A-Za-z0-9_-]{43}$/);
     const row = await getDb().apiToken.findUniqueOrThrow({ where: { runId: run.id } });
     expect(row).toMatchObject({ teamId: team.id, projectId: project.id, name: `run ${run.id}`, role: "operator", kind: "api", revokedAt: null, prefix: first.slice(0, 12) });
     expect(row.expiresAt!.getTime()).toBeGreaterThanOrEqual(before + 60_000);
@@ -28,8 +29,12 @@ describe("a run's start", () => {
     expect(row.createdAt.getTime()).toBeGreaterThanOrEqual(before);
     expect(await actorForToken(first)).toMatchObject({ kind: "token", id: row.id, teamId: team.id, role: "operator", projectId: project.id });
 
+    // Revoking this run's token leaves another run's alone.
+    const other = await getDb().run.create({ data: { projectId: project.id, kind: "executor", adapter: "demo", status: "starting" } });
+    const otherToken = await createRunToken({ id: other.id, projectId: project.id, teamId: team.id }, 60_000);
     await revokeRunToken(run.id);
     expect(await actorForToken(first)).toBeNull();
+    expect(await actorForToken(otherToken)).toMatchObject({ kind: "token", projectId: project.id });
     const second = await createRunToken({ id: run.id, projectId: project.id, teamId: team.id }, 120_000);
     expect(second).not.toBe(first);
     const renewed = await getDb().apiToken.findUniqueOrThrow({ where: { runId: run.id } });

@@ -23,6 +23,11 @@ export const GROUPS: Record<string, MutationGroup> = {
     modules: ["lib/runs/claim.ts", "lib/runs/claim-statement.ts", "lib/runs/claim-run.ts", "lib/db/json-row.ts"],
     tests: ["lib/runs/claim.test.ts", "lib/db/json-row.test.ts", "test/claim-limits.test.ts", "test/claim.test.ts", "test/claim-run.test.ts"],
   },
+  // The writes of every run's start, one statement each (its token, the prompt's branch, the start mark).
+  "runs-start-writes": {
+    modules: ["lib/runs/start-record.ts", "lib/auth/tokens.ts"],
+    tests: ["test/run-start-writes.test.ts", "test/tokens.test.ts", "test/api-tokens.test.ts"],
+  },
   "runs-complete": {
     modules: ["lib/runs/complete.ts"],
     tests: ["test/run-complete.test.ts", "test/retry-backoff.test.ts", "test/lead.test.ts"],
