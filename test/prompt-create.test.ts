@@ -221,5 +221,8 @@ describe("isNumberTaken", () => {
       cause({ originalCode: "40001", originalMessage: 'could not serialize "Prompt_projectId_planningKey_number_key"' }),
     ].map(isNumberTaken)).toEqual([false, false, false, false]);
     expect(isNumberTaken(cause({ originalCode: "23505", originalMessage: 'duplicate key value violates unique constraint "Prompt_projectId_planningKey_number_key"' }))).toBe(true);
+    // A Postgres speaking German quotes the name otherwise.
+    expect(isNumberTaken(cause({ originalCode: "23505", originalMessage: "doppelter Schlüsselwert verletzt Unique-Constraint »Prompt_projectId_planningKey_number_key«" }))).toBe(true);
+    expect(isNumberTaken(cause({ originalCode: "23505", originalMessage: 'duplicate key value violates unique constraint "Thread_promptId_key"' }))).toBe(false);
   });
 });

@@ -108,7 +108,8 @@ const NUMBER_INDEX = "Prompt_projectId_planningKey_number_key";
 export function isNumberTaken(err: unknown): boolean {
   if (err instanceof Prisma.PrismaClientKnownRequestError) {
     const cause = (err.meta?.driverAdapterError as { cause?: { originalCode?: string; originalMessage?: string } } | undefined)?.cause;
-    return cause?.originalCode === "23505" && Boolean(cause.originalMessage?.includes(`"${NUMBER_INDEX}"`));
+    // The index's name is in Postgres's message whatever its language (which translates the rest and its quotes).
+    return cause?.originalCode === "23505" && Boolean(cause.originalMessage?.includes(NUMBER_INDEX));
   }
   const e = err as { code?: unknown; constraint?: unknown } | null;
   return e?.code === "23505" && e.constraint === NUMBER_INDEX;
