@@ -75,9 +75,27 @@ function agentBaseEnv(opts: WorkOptions): Record<string, string> {
 // follows no remote a repository's config names (a planted one could redirect a push).
 // A repository local to the server comes as a git bundle of the base (and the run's branch on a
 // retry); fetching from the bundle file is the same as fetching from the repository.
-async function prepareWorktree(work: RunWork, opts: WorkOptions): Promise<{ path: string; repo: string }> {
-  if (!work.repoUrl && !work.bundlePath) throw new Error("the project has no repository the runner can fetch");
+// Runs of one project on this runner share its copy: their fetches and ref updates (refs/remotes/
+// origin/*) and the worktrees made from them go one at a time. Side by side, one run's fetch found a
+// ref another had just moved ("cannot lock ref … is at … but expected …"), and a base set for one
+// run could be checked out by the other.
+const repoTurns = new Map<string, Promise<void>>();
+
+function inTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
+  const mine = (repoTurns.get(key) ?? Promise.resolve()).then(work);
+  const done = mine.then(() => {}, () => {});
+  repoTurns.set(key, done);
+  void done.then(() => { if (repoTurns.get(key) === done) repoTurns.delete(key); });
+  return mine;
+}
+
+function prepareWorktree(work: RunWork, opts: WorkOptions): Promise<{ path: string; repo: string }> {
+  if (!work.repoUrl && !work.bundlePath) return Promise.reject(new Error("the project has no repository the runner can fetch"));
   const repo = join(opts.workDir, "repos", work.project.id);
+  return inTurn(repo, () => prepareWorktreeInTurn(work, opts, repo));
+}
+
+async function prepareWorktreeInTurn(work: RunWork, opts: WorkOptions, repo: string): Promise<{ path: string; repo: string }> {
   if (!existsSync(repo)) {
     mkdirSync(repo, { recursive: true });
     await git(repo, ["init", "--quiet"]);
