@@ -91,6 +91,52 @@ describe("a real runner process", () => {
     }
   }, 120_000);
 
+  it("prepares the worktrees of two runs of one project one at a time: the second waits for the first's base and needs no bundle", async () => {
+    const { team, project, repoPath } = await createTeamWithProject({ maxParallel: 2, cooldownMs: 0 });
+    await getDb().projectSettings.update({ where: { projectId: project.id }, data: { useRunners: true } });
+    await getDb().loopState.update({ where: { projectId: project.id }, data: { mode: "running" } });
+    // The first base bundle is held until the runner has the second run in hand, and a while longer:
+    // side by side, the second run's preparation would ask for its own bundle meanwhile (both then
+    // fetched into the runner's one copy of the project and raced on refs/remotes/origin/main).
+    let secondInHand = () => {};
+    const inHand = new Promise<void>((r) => { secondInHand = r; });
+    let held = 0;
+    let overlapped: string | null = null;
+    const bundleGet = /^GET \/api\/runner\/runs\/[^/]+\/bundle$/;
+    const api = await startRunnerApi(0, {
+      before: async (request) => {
+        if (!bundleGet.test(request)) return;
+        if (held > 0) { overlapped = request; return; }
+        held++;
+        await inHand;
+        await new Promise((r) => setTimeout(r, 1500));
+        held--;
+      },
+    });
+    stops.push(() => api.stop());
+    const runner = startRunnerProcess(api.url, await runnerToken(team.id), ["--max-concurrent", "2"]);
+    stops.push(stopChild(runner));
+    const fail = (err: Error) => { throw new Error(`${err.message}\nrunner:\n${runner.output()}`); };
+    await waitUntil("the runner to register", async () => runner.output().includes("registered as")).catch(fail);
+    const db = getDb();
+    await addPrompt(project.id, { number: 1, title: "one", body: fileEdit("one.txt", "1", 0) });
+    await addPrompt(project.id, { number: 2, title: "two", body: fileEdit("two.txt", "2", 0) });
+    // No worker: the tick runs here, one spawn each.
+    await runTick(project.id);
+    await waitUntil("the first run in the runner's hands", async () => runner.output().includes("ringmaster/1-one")).catch(fail);
+    await runTick(project.id);
+    await waitUntil("the second run in the runner's hands", async () => runner.output().includes("ringmaster/2-two")).catch(fail);
+    secondInHand();
+    await waitUntil("both handed back", async () => (await db.run.count({ where: { projectId: project.id, status: "succeeded" } })) === 2, 60_000).catch(fail);
+    expect(overlapped).toBeNull();
+    expect(api.requests.filter((r) => bundleGet.test(r))).toHaveLength(1);
+    const main = execFileSync("git", ["rev-parse", "main"], { cwd: repoPath }).toString().trim();
+    for (const [branch, file] of [["ringmaster/1-one", "one.txt"], ["ringmaster/2-two", "two.txt"]]) {
+      expect(execFileSync("git", ["rev-parse", `${branch}~1`], { cwd: repoPath }).toString().trim()).toBe(main);
+      expect(execFileSync("git", ["diff", "--name-only", main, branch], { cwd: repoPath }).toString().trim()).toBe(file);
+    }
+  }, 120_000);
+
   it("on Ctrl-C stops its agent, reports the run cancelled at once (not left to its lease), goes offline and exits 130", async () => {
     const { team, project } = await createTeamWithProject({ maxParallel: 1, cooldownMs: 0 });
     await getDb().projectSettings.update({ where: { projectId: project.id }, data: { useRunners: true } });

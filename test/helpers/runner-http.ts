@@ -37,11 +37,13 @@ const routes: Array<[string, RegExp, Handler]> = [
  * real runner process against them (and stop and restart "the server" under it) without a
  * Next.js build; the Playwright spec e2e/runners.spec.ts covers the same against `next start`.
  */
-export async function startRunnerApi(port = 0): Promise<{ url: string; port: number; requests: string[]; stop: () => Promise<void> }> {
+export async function startRunnerApi(port = 0, opts: { before?: (request: string) => Promise<void> } = {}): Promise<{ url: string; port: number; requests: string[]; stop: () => Promise<void> }> {
   const requests: string[] = [];
   const server: Server = createServer(async (req, res) => {
     const url = new URL(req.url!, "http://127.0.0.1");
     requests.push(`${req.method} ${url.pathname}`);
+    // A test's hold on a request (answered only once the promise settles).
+    await opts.before?.(`${req.method} ${url.pathname}`);
     const route = routes.find(([method, path]) => method === req.method && path.test(url.pathname));
     if (!route) { res.writeHead(404).end(); return; }
     const chunks: Buffer[] = [];
