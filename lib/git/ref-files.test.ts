@@ -20,6 +20,30 @@ describe("readBranchTips", () => {
     expect(tips).toEqual(new Map([["main", second], ["ringmaster/1-a", first], ["ringmaster/2-b", null], ["ringmaster", null], ["main/x", null]]));
   });
 
+  it("finds a packed name whole: not inside a longer one, a comment or a peeled line", async () => {
+    const { repo } = await makeSandbox();
+    const tip = await branchSha(repo, "main");
+    const other = await commitFiles(repo, { "o.txt": "o\n" }, "other");
+    await git(repo, ["branch", "f/20000", tip]);
+    await git(repo, ["branch", "f/4", other]);
+    await git(repo, ["tag", "-a", "-m", "t", "refs/heads/f/2"]);
+    await git(repo, ["pack-refs", "--all"]);
+    const packed = join(repo, ".git", "packed-refs");
+    const text = await readFile(packed, "utf8");
+    // The comment git writes first, and a peeled line (^sha) after the tag's.
+    expect(text).toMatch(/^# pack-refs with:/);
+    expect(text).toMatch(/ refs\/tags\/refs\/heads\/f\/2\n\^[0-9a-f]{40}\n/);
+    // A line git would not write, with a sha and the name after its comment mark.
+    await writeFile(packed, text.replace("# pack-refs", `# ${other} refs/heads/f/3 pack-refs`));
+    expect(await readBranchTips(repo, ["f/20000", "f/2000", "f/2", "f/3", "f/4", "f"])).toEqual(
+      new Map([["f/20000", tip], ["f/2000", null], ["f/2", null], ["f/3", null], ["f/4", other], ["f", null]]));
+    // In the way of a new name: a packed ref at a folder of it, or under it; not one that begins alike.
+    expect(createBranchRef(repo, "f/4/x", tip)).toBe(false);
+    expect(createBranchRef(repo, "f", tip)).toBe(false);
+    expect(createBranchRef(repo, "f/200", tip)).toBe(true);
+    expect(createBranchRef(repo, "f/3", tip)).toBe(true);
+  });
+
   it("reads a bare clone's refs", async () => {
     const { repo, worktrees } = await makeSandbox();
     const clone = join(worktrees, "clone.git");

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { readFileSync, realpathSync, renameSync, statSync, writeFileSync, type Stats } from "node:fs";
+import { readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { readOrEmpty } from "@/lib/git/fs";
 
 /**
  * A pool of ready worktrees lives in one folder: `ready/<tip>-<random>` are worktrees checked out
@@ -60,24 +61,6 @@ export function isPoolAdmin(admin: string): boolean {
   return readOrEmpty(join(admin, "locked")).trim() === POOL_REASON;
 }
 
-/** A small file's text; "" when it cannot be read. */
-export function readOrEmpty(file: string): string {
-  try {
-    return readFileSync(file, "utf8");
-  } catch {
-    return "";
-  }
-}
-
-/** What stat says of a path; null when it cannot say. */
-export function statOrNull(path: string): Stats | null {
-  try {
-    return statSync(path);
-  } catch {
-    return null;
-  }
-}
-
 /** Removes a pooled worktree's folder and, while it is still the pool's, its git entry. */
 export async function removePooled(path: string): Promise<void> {
   let admin: string | null = null;
@@ -89,5 +72,3 @@ export async function removePooled(path: string): Promise<void> {
   if (admin && isPoolAdmin(admin)) await rm(admin, { recursive: true, force: true });
   await rm(path, { recursive: true, force: true, maxRetries: 3 });
 }
-
-export const errorCode = (error: unknown) => (error as NodeJS.ErrnoException).code;

@@ -2,7 +2,8 @@ import { mkdir, open, readdir, readFile, realpath, rename, rm, rmdir, stat } fro
 import { dirname, join } from "node:path";
 import { branchSha } from "@/lib/git/refs";
 import { git, GitError } from "@/lib/git/run";
-import { buildingDir, entryName, errorCode, isPoolAdmin, POOL_REASON, readyDir, relink, removePooled, type PoolPreparation } from "@/lib/git/worktree-pool-entry";
+import { errorCode } from "@/lib/git/fs";
+import { buildingDir, entryName, isPoolAdmin, POOL_REASON, readyDir, relink, removePooled, type PoolPreparation } from "@/lib/git/worktree-pool-entry";
 
 export type FillInput = { repoPath: string; pool: string; baseBranch: string; size: number; prepare?: PoolPreparation };
 export type Filled = { added: number; refreshed: number; removed: number };

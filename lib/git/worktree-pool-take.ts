@@ -2,7 +2,8 @@ import { mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, unlinkS
 import { basename, dirname, join } from "node:path";
 import { createBranchRef } from "@/lib/git/ref-files";
 import { git } from "@/lib/git/run";
-import { errorCode, parseEntryName, readOrEmpty, readyDir, relink, removePooled, writeWhole } from "@/lib/git/worktree-pool-entry";
+import { errorCode, readOrEmpty } from "@/lib/git/fs";
+import { parseEntryName, readyDir, relink, removePooled, writeWhole } from "@/lib/git/worktree-pool-entry";
 
 export type PoolStartInput = {
   repoPath: string;
