@@ -39,13 +39,18 @@ for (const w of workers) {
 }
 const db = getDb();
 
+// What the bench reads back is each agent's own timestamp and the rows' times, so how often it
+// looks changes no figure, only how much of the machine's two cores the looking takes from the
+// runs it measures (every 2 ms, its queries took most of a core during a burst).
+const pollMs = Number(process.env.POLL_MS ?? 20);
+
 async function waitFor<T>(check: () => Promise<T | null | undefined>, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();
     if (v) return v;
     if (Date.now() > deadline) throw new Error("timed out");
-    await sleep(2);
+    await sleep(pollMs);
   }
 }
 
@@ -105,6 +110,8 @@ for (let i = 0; i < trials; i++) {
 // Burst: ten prompts created at once, four free slots, the default cooldown (Parallel on: per
 // slot). Fill = the first create → the fourth agent's own first timestamp; agents outlive it.
 const burstFill: number[] = [];
+const burstWindows: Array<[number, number]> = [];
+const burstTimeline: Array<{ created: number; runs: Array<{ claimed: number; spawned: number | null; agent: number; pooled: boolean; stages?: Record<string, number>; steps?: Record<string, number> }> }> = [];
 if (nudges) {
   const { actor: a3, project: p3 } = await createTeamWithDemoProject({ maxParallel: 4 });
   const sleeper = await db.agentProfile.create({ data: { teamId: p3.teamId, name: "burst", adapter: "shell", commandTemplate: `${AGENT}; sleep 2` } });
@@ -112,8 +119,10 @@ if (nudges) {
   for (let round = 0; round < BURST_ROUNDS; round++) {
     const first = round * 10;
     const t0 = Date.now();
+    const monoStart = process.hrtime.bigint() / 1000n;
     const prompts = await Promise.all(Array.from({ length: 10 }, (_, i) =>
       createPrompt(a3, p3, { title: `burst ${first + i}`, body: "print hi\n", number: first + i + 1 })));
+    const created = Date.now() - t0;
     const ids = prompts.map((p) => p.id);
     const starts = await waitFor(async () => {
       const logs = await db.runLog.findMany({ where: { run: { promptId: { in: ids } } } });
@@ -123,6 +132,14 @@ if (nudges) {
       return t.length >= 4 ? t : null;
     });
     burstFill.push(starts[3] - t0);
+    // The burst's window on the monotonic clock a CPU profile's times are on (µs), to read the profiles by.
+    if (profiled.length) burstWindows.push([Number(monoStart), Number(monoStart) + (starts[3] - t0) * 1000]);
+    // Where a burst's time goes: each of the first four runs' claim, spawn and agent, from the first create.
+    const runs = await db.run.findMany({ where: { promptId: { in: ids } }, orderBy: { queuedAt: "asc" }, take: 4, include: { logs: true } });
+    burstTimeline.push({ created, runs: runs.map((r) => {
+      const start = startLines.get(r.id);
+      return { claimed: r.queuedAt.getTime() - t0, spawned: start ? start.spawnedAt - t0 : null, agent: agentStart(r.logs.map((l) => l.content)) - t0, pooled: start?.pooledWorktree ?? false, stages: start?.stages, steps: start?.steps };
+    }) });
     await waitFor(async () => (await db.prompt.count({ where: { id: { in: ids }, status: "done" } })) === 10 || null, 300_000);
   }
 }
@@ -150,7 +167,8 @@ const summary = (t: Trials) => t.reaction.length === 0 ? null : {
 console.log(JSON.stringify({
   nudges, trials, restMs, afterMerge: summary(afterMerge), atRest: summary(atRest),
   floorP50: floor.length ? median(floor) : null, floorP99: floor.length ? percentile(floor, 99) : null, runsPerSecond,
-  burstFill, burstFillP50: burstFill.length ? median(burstFill) : null,
+  burstFill, burstFillP50: burstFill.length ? median(burstFill) : null, burstTimeline,
+  ...(profiled.length ? { burstWindows } : {}),
 }));
 
 // Per stage: p50 and p99 over the trials that logged it.
