@@ -13,7 +13,7 @@ export const LAYERS = [
   ["queues", "db", "redis", "run-statuses"],
   ["git", "agents", "demo", "spend"],
   ["crypto"],
-  ["env", "log", "log-capture", "errors", "slug", "worker-id", "validation", "http", "data-dir"],
+  ["env", "log", "log-capture", "errors", "slug", "worker-id", "validation", "http", "data-dir", "spawner"],
 ];
 
 // Core `no-restricted-imports` needs no plugin and runs in every `eslint .`; one config object

@@ -16,13 +16,13 @@ import { startMaintenance } from "@/workers/maintenance";
 import { migrateReceipts } from "@/lib/lead/migrate";
 import { waitForDependencies } from "@/lib/health";
 import { startWebhookListener } from "@/lib/webhooks/listener";
-import { useGitSpawnThread } from "@/lib/git/spawn-thread";
+import { useSpawner } from "@/lib/spawner";
 import { poolFillsSettled } from "@/lib/runs/worktree-pool";
 import { closeSpareHolders, keepSpareHolders } from "@/lib/sandbox/network-holder";
 
 async function main() {
   const env = getEnv();
-  useGitSpawnThread();
+  useSpawner();
   const log = getLogger("workers");
   let closing = false;
   let workers: Worker[] = [];

@@ -2,7 +2,7 @@ import { inheritedProcessEnv } from "@/lib/env";
 import { spawn } from "node:child_process";
 import { DomainError, INTERNAL } from "@/lib/errors";
 import { parseConfigList, PlantedConfigError, plantedConfigOverrides } from "@/lib/git/planted-config";
-import { gitInThread } from "@/lib/git/spawn-thread";
+import { spawnerRun } from "@/lib/spawner";
 
 export const COMMITTER = { name: "Ringmaster", email: "ringmaster@localhost" } as const;
 
@@ -90,9 +90,9 @@ async function guardedArgs(cwd: string, args: readonly string[], opts: GitOption
 }
 
 function runOnce(cwd: string, args: readonly string[], opts: GitOptions): Promise<string> {
-  const inThread = gitInThread(cwd, withConfig(args), gitEnv(opts.env));
-  if (inThread) {
-    return inThread.then((exit) => {
+  const spawned = spawnerRun("git", withConfig(args), { cwd, env: gitEnv(opts.env) });
+  if (spawned) {
+    return spawned.then((exit) => {
       if ("error" in exit) throw new GitError(cwd, args, null, exit.error);
       if (exit.code === 0) return exit.stdout;
       throw new GitError(cwd, args, exit.code, exit.stderr.trim());

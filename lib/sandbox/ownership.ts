@@ -3,8 +3,25 @@ import { closeSync, constants, existsSync, fchmodSync, fchownSync, fstatSync, ls
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type { SandboxUser } from "@/lib/sandbox/bwrap";
+import { spawnerRun } from "@/lib/spawner";
 
-const run = promisify(execFile);
+const execFileAsync = promisify(execFile);
+// The share's commands need only the system's tools, and speak the C locale: the vanished files'
+// complaints are matched in English below.
+const SHARE_ENV = { PATH: "/usr/sbin:/usr/bin:/sbin:/bin", LC_ALL: "C" };
+
+/** Runs a command as execFile would (its stderr on the error), through a worker's spawner when it has one. */
+async function run(cmd: string, args: string[]): Promise<void> {
+  const spawned = spawnerRun(cmd, args, { env: SHARE_ENV });
+  if (!spawned) {
+    // Next.js declares NODE_ENV required on ProcessEnv; these commands have no use for it.
+    await execFileAsync(cmd, args, { env: SHARE_ENV as unknown as NodeJS.ProcessEnv });
+    return;
+  }
+  const exit = await spawned;
+  if ("error" in exit) throw new Error(`${cmd} could not be started: ${exit.error}`);
+  if (exit.code !== 0) throw Object.assign(new Error(`${cmd} failed (${exit.signal ?? `exit ${exit.code}`}): ${exit.stderr.trim()}`), { stderr: exit.stderr });
+}
 
 /**
  * Other git processes work in the same repository meanwhile (another run's commit, a merge,
