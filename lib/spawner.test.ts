@@ -1,13 +1,14 @@
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { git, gitCheck, GitError } from "@/lib/git/run";
 import { commitFiles, makeSandbox } from "@/lib/git/testing";
+import { fillPool } from "@/lib/git/worktree-pool-fill";
 import { runIgnoringVanished, shareWithSandboxGroup } from "@/lib/sandbox/ownership";
-import { spawnerRun, useSpawner } from "@/lib/spawner";
+import { BACKGROUND_NICE, spawnerRun, useSpawner } from "@/lib/spawner";
 
 const PATH = "/usr/local/bin:/usr/bin:/bin";
 const run = async (command: string, args: string[], env: Record<string, string> = { PATH }) => {
@@ -15,6 +16,8 @@ const run = async (command: string, args: string[], env: Record<string, string> 
   if (!exit || "error" in exit) throw new Error(`not run: ${JSON.stringify(exit)}`);
   return exit;
 };
+/** A process's nice value, from /proc/<pid>/stat (field 19). */
+const niceOf = (stat: string) => Number(stat.split(") ")[1].split(" ")[16]);
 const isAlive = (pid: number) => { try { process.kill(pid, 0); return true; } catch { return false; } };
 
 describe("the spawner: a worker's short commands started by a small process of its own", () => {
@@ -65,6 +68,45 @@ describe("the spawner: a worker's short commands started by a small process of i
     await expect(runIgnoringVanished("chgrp", ["-R", String(user.gid), dir, join(dir, "gone")])).resolves.toBeUndefined();
     await expect(runIgnoringVanished("chgrp", ["-R", "no-such-group-here", dir, join(dir, "gone")])).rejects.toThrow(/chgrp failed \(exit 1\): .*invalid group/);
     await rm(dir, { recursive: true, force: true });
+  });
+
+  it("starts work off every run's path niced, by a spawner of its own: a worktree pool's checkouts and their share", async () => {
+    useSpawner();
+    const own = niceOf(readFileSync("/proc/self/stat", "utf8"));
+    const statOf = async (background: boolean) => (await spawnerRun("/bin/sh", ["-c", "cat /proc/$$/stat"], { env: { PATH }, background }))!;
+    const [fore, back] = await Promise.all([statOf(false), statOf(true)]);
+    if ("error" in fore || "error" in back) throw new Error("not run");
+    expect(niceOf(fore.stdout)).toBe(own);
+    expect(niceOf(back.stdout)).toBe(own + BACKGROUND_NICE);
+    // Every git a pool's fill starts, and its preparation's share, run niced: a git first on the
+    // PATH notes its nice value before it hands over to the real one.
+    const { repo, worktrees } = await makeSandbox();
+    const shim = await mkdtemp(join(tmpdir(), "rm-spawner-shim-"));
+    const noted = join(shim, "noted");
+    await writeFile(join(shim, "git"), `#!/bin/sh\nawk '{ print $19 }' /proc/$$/stat >> ${noted}\necho "$*" >> ${noted}.args\nexec /usr/bin/git "$@"\n`);
+    await chmod(join(shim, "git"), 0o755);
+    const path = process.env.PATH;
+    process.env.PATH = `${shim}:${path}`;
+    try {
+      const user = { uid: process.getuid!(), gid: process.getgid!() };
+      await fillPool({ repoPath: repo, pool: join(worktrees, ".pool"), baseBranch: "main", size: 2,
+        prepare: { tag: "t", run: async (at) => {
+          await shareWithSandboxGroup([at], user, { background: true });
+          await writeFile(join(shim, "share"), (await statOf(true) as { stdout: string }).stdout);
+        } } });
+      await git(repo, ["status", "--short"]);
+    } finally {
+      process.env.PATH = path;
+    }
+    const nices = (await readFile(noted, "utf8")).trim().split("\n").map(Number);
+    const args = (await readFile(`${noted}.args`, "utf8")).trim().split("\n");
+    // The fill's worktree adds (with their config check) niced; the status asked afterwards not.
+    const added = args.flatMap((a, i) => (a.includes("worktree add") ? [nices[i]] : []));
+    expect(added).toHaveLength(2);
+    expect(added.every((n) => n === own + BACKGROUND_NICE)).toBe(true);
+    expect(nices.at(-1)).toBe(own);
+    expect(niceOf(await readFile(join(shim, "share"), "utf8"))).toBe(own + BACKGROUND_NICE);
+    await rm(shim, { recursive: true, force: true });
   });
 
   it("fails what a spawner that died was asked, and starts another for the next command", async () => {

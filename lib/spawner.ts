@@ -1,4 +1,5 @@
 import { fork, type ChildProcess } from "node:child_process";
+import { setPriority } from "node:os";
 import { fileURLToPath } from "node:url";
 
 /**
@@ -12,9 +13,6 @@ export const spawnerPath = () => fileURLToPath(new URL("../bin/spawner.mjs", imp
 export type SpawnerExit = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string } | { error: string };
 
 let enabled = false;
-let spawner: ChildProcess | null = null;
-let nextId = 0;
-const pending = new Map<number, (exit: SpawnerExit) => void>();
 
 /**
  * From now on this process starts its short commands (git, the sandbox's share) through a small
@@ -28,50 +26,77 @@ export function useSpawner(): void {
   enabled = true;
 }
 
-function started(): ChildProcess | null {
-  if (spawner) return spawner;
-  let child: ChildProcess;
-  try {
-    // Nothing of this process's environment (its database URL, its keys): each command brings its own.
-    child = fork(spawnerPath(), [], { execArgv: [], env: {} as NodeJS.ProcessEnv, stdio: ["ignore", "inherit", "inherit", "ipc"], serialization: "advanced" });
-  } catch {
-    return null;
+// Work off every run's path (refilling a worktree pool) is started niced by a spawner of its own:
+// on a busy machine the runs' starts get the CPU first.
+export const BACKGROUND_NICE = 10;
+
+class Spawner {
+  private child: ChildProcess | null = null;
+  private nextId = 0;
+  private readonly pending = new Map<number, (exit: SpawnerExit) => void>();
+
+  constructor(private readonly nice: number) {}
+
+  run(command: string, args: readonly string[], opts: { cwd?: string; env: Record<string, string> }): Promise<SpawnerExit> | null {
+    const child = this.started();
+    if (!child) return null;
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.pending.set(id, resolve);
+      busy(child);
+      child.send({ id, command, args, cwd: opts.cwd, env: opts.env }, (err) => {
+        if (err && this.pending.delete(id)) resolve({ error: err.message });
+      });
+    });
   }
-  spawner = child;
-  child.on("message", (msg: SpawnerExit & { id: number }) => {
-    const done = pending.get(msg.id);
-    pending.delete(msg.id);
-    if (pending.size === 0) idle(child);
-    done?.(msg);
-  });
-  // A spawner that died fails what it was asked; the next command starts another.
-  const gone = (reason: string) => {
-    if (spawner === child) spawner = null;
-    for (const done of pending.values()) done({ error: reason });
-    pending.clear();
-  };
-  child.on("error", (err) => gone(err.message));
-  child.on("exit", (code, signal) => gone(`the spawner exited (${signal ?? code})`));
-  idle(child);
-  return child;
+
+  private started(): ChildProcess | null {
+    if (this.child) return this.child;
+    let child: ChildProcess;
+    try {
+      // Nothing of this process's environment (its database URL, its keys): each command brings its own.
+      child = fork(spawnerPath(), [], { execArgv: [], env: {} as NodeJS.ProcessEnv, stdio: ["ignore", "inherit", "inherit", "ipc"], serialization: "advanced" });
+    } catch {
+      return null;
+    }
+    // Its commands inherit its priority.
+    if (this.nice !== 0 && child.pid !== undefined) {
+      try {
+        setPriority(child.pid, this.nice);
+      } catch {
+        // Gone already: its first command fails and the next starts another.
+      }
+    }
+    this.child = child;
+    child.on("message", (msg: SpawnerExit & { id: number }) => {
+      const done = this.pending.get(msg.id);
+      this.pending.delete(msg.id);
+      if (this.pending.size === 0) idle(child);
+      done?.(msg);
+    });
+    // A spawner that died fails what it was asked; the next command starts another.
+    const gone = (reason: string) => {
+      if (this.child === child) this.child = null;
+      for (const done of this.pending.values()) done({ error: reason });
+      this.pending.clear();
+    };
+    child.on("error", (err) => gone(err.message));
+    child.on("exit", (code, signal) => gone(`the spawner exited (${signal ?? code})`));
+    idle(child);
+    return child;
+  }
 }
+
+const spawners = { foreground: new Spawner(0), background: new Spawner(BACKGROUND_NICE) };
 
 /**
  * Runs `command` through the spawner and resolves with its exit and output; null when this
  * process starts its commands itself (it did not opt in, or no spawner could be started).
+ * `background`: work off every run's path, started niced.
  */
-export function spawnerRun(command: string, args: readonly string[], opts: { cwd?: string; env: Record<string, string> }): Promise<SpawnerExit> | null {
+export function spawnerRun(command: string, args: readonly string[], opts: { cwd?: string; env: Record<string, string>; background?: boolean }): Promise<SpawnerExit> | null {
   if (!enabled) return null;
-  const child = started();
-  if (!child) return null;
-  const id = nextId++;
-  return new Promise((resolve) => {
-    pending.set(id, resolve);
-    busy(child);
-    child.send({ id, command, args, cwd: opts.cwd, env: opts.env }, (err) => {
-      if (err && pending.delete(id)) resolve({ error: err.message });
-    });
-  });
+  return spawners[opts.background ? "background" : "foreground"].run(command, args, opts);
 }
 
 // Held only while it has work: an idle spawner keeps no process alive.

@@ -11,6 +11,8 @@ export type GitOptions = {
   env?: Record<string, string>;
   /** Retries after a transient error: another git process holds index.lock, config.lock or a ref lock. */
   transientRetries?: number;
+  /** Work off every run's path (a worktree pool's refill): a worker starts it niced (lib/spawner.ts). */
+  background?: boolean;
 };
 
 export class GitError extends DomainError {
@@ -90,7 +92,7 @@ async function guardedArgs(cwd: string, args: readonly string[], opts: GitOption
 }
 
 function runOnce(cwd: string, args: readonly string[], opts: GitOptions): Promise<string> {
-  const spawned = spawnerRun("git", withConfig(args), { cwd, env: gitEnv(opts.env) });
+  const spawned = spawnerRun("git", withConfig(args), { cwd, env: gitEnv(opts.env), background: opts.background });
   if (spawned) {
     return spawned.then((exit) => {
       if ("error" in exit) throw new GitError(cwd, args, null, exit.error);

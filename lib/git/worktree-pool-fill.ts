@@ -5,6 +5,9 @@ import { git, GitError } from "@/lib/git/run";
 import { errorCode } from "@/lib/git/fs";
 import { buildingDir, entryName, isPoolAdmin, POOL_REASON, readyDir, relink, removePooled, type PoolPreparation } from "@/lib/git/worktree-pool-entry";
 
+// A fill is off every run's path: its checkouts are started niced, behind the runs' starts.
+const BACKGROUND = { background: true } as const;
+
 export type FillInput = { repoPath: string; pool: string; baseBranch: string; size: number; prepare?: PoolPreparation };
 export type Filled = { added: number; refreshed: number; removed: number };
 
@@ -108,7 +111,7 @@ export async function fillPool(input: FillInput): Promise<Filled | null> {
       for (; fresh < size; fresh++) {
         const name = entryName(tip, prepare?.tag);
         const at = join(buildingDir(pool), name);
-        await git(repoPath, ["worktree", "add", "--quiet", "--detach", "--lock", "--reason", POOL_REASON, "--", at, tip]);
+        await git(repoPath, ["worktree", "add", "--quiet", "--detach", "--lock", "--reason", POOL_REASON, "--", at, tip], BACKGROUND);
         await prepare?.run(at);
         await publish(pool, at, name);
         filled.added++;
@@ -128,7 +131,7 @@ export async function fillPool(input: FillInput): Promise<Filled | null> {
 
 async function checkoutAt(worktree: string, tip: string): Promise<boolean> {
   try {
-    await git(worktree, ["checkout", "--quiet", "--detach", tip]);
+    await git(worktree, ["checkout", "--quiet", "--detach", tip], BACKGROUND);
     return true;
   } catch (error) {
     if (error instanceof GitError) return false;

@@ -70,7 +70,7 @@ async function sandboxPreparation(): Promise<PoolPreparation | undefined> {
   const status = await getSandboxStatus();
   const user = status.ok ? status.host.user : null;
   if (!user) return undefined;
-  return { tag: sandboxShareTag(user), run: async (worktree) => shareWithSandboxGroup([worktree, adminDirOf(worktree)], user) };
+  return { tag: sandboxShareTag(user), run: async (worktree) => shareWithSandboxGroup([worktree, adminDirOf(worktree)], user, { background: true }) };
 }
 
 /** Settles once the fills this process started have ended. */

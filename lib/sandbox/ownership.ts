@@ -11,8 +11,8 @@ const execFileAsync = promisify(execFile);
 const SHARE_ENV = { PATH: "/usr/sbin:/usr/bin:/sbin:/bin", LC_ALL: "C" };
 
 /** Runs a command as execFile would (its stderr on the error), through a worker's spawner when it has one. */
-async function run(cmd: string, args: string[]): Promise<void> {
-  const spawned = spawnerRun(cmd, args, { env: SHARE_ENV });
+async function run(cmd: string, args: string[], background = false): Promise<void> {
+  const spawned = spawnerRun(cmd, args, { env: SHARE_ENV, background });
   if (!spawned) {
     // Next.js declares NODE_ENV required on ProcessEnv; these commands have no use for it.
     await execFileAsync(cmd, args, { env: SHARE_ENV as unknown as NodeJS.ProcessEnv });
@@ -30,9 +30,9 @@ async function run(cmd: string, args: string[]): Promise<void> {
  * the command's only complaints being "No such file or directory" is success; anything else
  * still fails the run. (This failed runs "before or around their agent" under load.)
  */
-export async function runIgnoringVanished(cmd: string, args: string[]): Promise<void> {
+export async function runIgnoringVanished(cmd: string, args: string[], background = false): Promise<void> {
   try {
-    await run(cmd, args);
+    await run(cmd, args, background);
   } catch (err) {
     const stderr = String((err as { stderr?: unknown }).stderr ?? "");
     const lines = stderr.split("\n").filter((l) => l.trim() !== "");
@@ -48,11 +48,11 @@ export async function runIgnoringVanished(cmd: string, args: string[]): Promise<
  * sandbox, as files our git wrote since (a rebase) are not group-writable yet; a worktree of the
  * pool that was shared when it was filled (sandboxShareTag) and not checked out since is not walked again.
  */
-export async function shareWithSandboxGroup(paths: string[], user: SandboxUser): Promise<void> {
+export async function shareWithSandboxGroup(paths: string[], user: SandboxUser, opts: { background?: boolean } = {}): Promise<void> {
   const present = paths.filter(existsSync);
   if (!user || present.length === 0) return;
-  // One process started from here, not three: a start forks the whole worker, on the path of every run.
-  await runIgnoringVanished("/bin/sh", ["-c", SHARE_SCRIPT, "share", String(user.gid), ...present]);
+  // One process started, not three. `background`: off every run's path (a pool's fill), niced.
+  await runIgnoringVanished("/bin/sh", ["-c", SHARE_SCRIPT, "share", String(user.gid), ...present], opts.background);
 }
 
 /**
