@@ -1,12 +1,25 @@
 // A small process that starts commands for a worker (lib/spawner.ts): git, the sandbox's share
-// of a repository. Starting a process forks the one that asks, at a cost that grows with the
-// memory it maps: from a worker (~250 MB) a fork took ~10 ms of a core, from this process ~1 ms.
-// It is started with an empty environment of its own; each command gets the one it is sent.
+// of a repository, and the agents themselves. Starting a process forks the one that asks, at a
+// cost that grows with the memory it maps: from a worker (~250 MB) a fork took ~10 ms of a core,
+// from this process ~1 ms. It is started with an empty environment of its own; each command gets
+// the one it is sent.
 import { spawn } from "node:child_process";
 
 const MAX_OUTPUT = 256 * 1024 * 1024;
+// An agent's output is relayed as it comes; past this much not yet taken by the worker, the
+// agent's pipes are read no further (the agent then blocks on a full pipe, as it would writing
+// to the worker directly).
+const IN_FLIGHT = 1024 * 1024;
+const started = new Map();
 
-process.on("message", ({ id, command, args, cwd, env }) => {
+process.on("message", (msg) => {
+  if (msg.kind === "start") start(msg);
+  else if (msg.kind === "took") took(msg);
+  else run(msg);
+});
+
+/** A short command: its exit and whole output, in one answer. */
+function run({ id, command, args, cwd, env }) {
   const out = [];
   const err = [];
   let size = 0;
@@ -35,6 +48,52 @@ process.on("message", ({ id, command, args, cwd, env }) => {
   child.on("close", (code, signal) => {
     answer({ code, signal, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") });
   });
-});
-// The worker that asks is gone: so is this process.
+}
+
+/**
+ * An agent: started as the leader of its own process group, its stdin written and closed, then
+ * told as it goes: spawned (its pid), its output, its exit, and its close (exit, and its output
+ * ended), as a ChildProcess tells them.
+ */
+function start({ id, command, args, cwd, env, shell, stdin }) {
+  let child;
+  try {
+    child = spawn(command, args, { cwd, env, shell, detached: true, stdio: "pipe" });
+  } catch (e) {
+    process.send({ id, error: e.message });
+    return;
+  }
+  if (child.pid === undefined) {
+    child.once("error", (e) => process.send({ id, error: e.message }));
+    return;
+  }
+  const relay = { child, inFlight: 0 };
+  started.set(id, relay);
+  process.send({ id, type: "spawned", pid: child.pid });
+  // An agent may exit without reading its prompt; the EPIPE that follows is not a failure.
+  child.stdin.on("error", () => {});
+  child.stdin.end(stdin);
+  for (const stream of ["stdout", "stderr"]) {
+    child[stream].on("data", (data) => {
+      relay.inFlight += data.length;
+      if (relay.inFlight > IN_FLIGHT) { child.stdout.pause(); child.stderr.pause(); }
+      process.send({ id, type: "data", stream, data });
+    });
+  }
+  child.once("exit", (code, signal) => process.send({ id, type: "exit", code, signal }));
+  child.once("close", (code, signal) => {
+    started.delete(id);
+    process.send({ id, type: "close", code, signal });
+  });
+}
+
+/** The worker took `bytes` of an agent's output: reading goes on once it is behind. */
+function took({ id, bytes }) {
+  const relay = started.get(id);
+  if (!relay) return;
+  relay.inFlight -= bytes;
+  if (relay.inFlight <= IN_FLIGHT / 2) { relay.child.stdout.resume(); relay.child.stderr.resume(); }
+}
+
+// The worker that asks is gone: so is this process (its sandboxed agents die with it).
 process.on("disconnect", () => process.exit(0));

@@ -1,5 +1,7 @@
 import { fork, type ChildProcess } from "node:child_process";
+import { EventEmitter } from "node:events";
 import { setPriority } from "node:os";
+import { PassThrough } from "node:stream";
 import { fileURLToPath } from "node:url";
 
 /**
@@ -30,22 +32,68 @@ export function useSpawner(): void {
 // on a busy machine the runs' starts get the CPU first.
 export const BACKGROUND_NICE = 10;
 
+type Reply = { id: number; error?: string; type?: "spawned" | "data" | "exit" | "close"; pid?: number; stream?: "stdout" | "stderr"; data?: Uint8Array; code?: number | null; signal?: NodeJS.Signals | null };
+/** Told each reply to its request; true once it expects no more. */
+type Handler = (reply: Reply) => boolean;
+
 class Spawner {
   private child: ChildProcess | null = null;
   private nextId = 0;
-  private readonly pending = new Map<number, (exit: SpawnerExit) => void>();
+  private readonly pending = new Map<number, Handler>();
 
   constructor(private readonly nice: number) {}
 
   run(command: string, args: readonly string[], opts: { cwd?: string; env: Record<string, string> }): Promise<SpawnerExit> | null {
+    return this.ask({ command, args, cwd: opts.cwd, env: opts.env }, (resolve: (exit: SpawnerExit) => void) => (reply) => {
+      resolve(reply.error !== undefined ? { error: reply.error } : reply as SpawnerExit);
+      return true;
+    });
+  }
+
+  start(command: string, args: readonly string[], opts: StartOptions): Promise<SpawnedProcess> | null {
+    const proc = new SpawnedProcess((bytes) => this.child?.send({ kind: "took", id, bytes }));
+    let id = -1;
+    const asked = this.ask({ kind: "start", command, args, cwd: opts.cwd, env: opts.env, shell: opts.shell ?? false, stdin: opts.stdin ?? "" },
+      (resolve: (proc: SpawnedProcess) => void, reject: (err: Error) => void) => (reply) => {
+        if (reply.type === "spawned") {
+          proc.pid = reply.pid!;
+          resolve(proc);
+          return false;
+        }
+        if (reply.type === "data") {
+          proc.output(reply.stream!, reply.data!);
+          return false;
+        }
+        if (reply.type === "exit") {
+          proc.tell("exit", reply.code ?? null, reply.signal ?? null);
+          return false;
+        }
+        if (reply.error !== undefined && proc.pid === undefined) {
+          reject(new Error(reply.error));
+          return true;
+        }
+        // Closed, or the spawner died under it (its agent dies with it): no more output.
+        proc.closed(reply.type === "close" ? { code: reply.code ?? null, signal: reply.signal ?? null } : null);
+        return true;
+      }, (sentId) => { id = sentId; });
+    return asked;
+  }
+
+  private ask<T>(message: object, handle: (resolve: (value: T) => void, reject: (err: Error) => void) => Handler, sent?: (id: number) => void): Promise<T> | null {
     const child = this.started();
     if (!child) return null;
     const id = this.nextId++;
-    return new Promise((resolve) => {
-      this.pending.set(id, resolve);
+    sent?.(id);
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, handle(resolve, reject));
       busy(child);
-      child.send({ id, command, args, cwd: opts.cwd, env: opts.env }, (err) => {
-        if (err && this.pending.delete(id)) resolve({ error: err.message });
+      child.send({ id, ...message }, (err) => {
+        const handler = err && this.pending.get(id);
+        if (handler) {
+          this.pending.delete(id);
+          handler({ id, error: err.message });
+          if (this.pending.size === 0) idle(child);
+        }
       });
     });
   }
@@ -68,22 +116,79 @@ class Spawner {
       }
     }
     this.child = child;
-    child.on("message", (msg: SpawnerExit & { id: number }) => {
-      const done = this.pending.get(msg.id);
-      this.pending.delete(msg.id);
-      if (this.pending.size === 0) idle(child);
-      done?.(msg);
+    child.on("message", (reply: Reply) => {
+      const handler = this.pending.get(reply.id);
+      if (handler?.(reply)) {
+        this.pending.delete(reply.id);
+        if (this.pending.size === 0) idle(child);
+      }
     });
     // A spawner that died fails what it was asked; the next command starts another.
     const gone = (reason: string) => {
       if (this.child === child) this.child = null;
-      for (const done of this.pending.values()) done({ error: reason });
+      for (const [id, handler] of this.pending) handler({ id, error: reason });
       this.pending.clear();
     };
     child.on("error", (err) => gone(err.message));
     child.on("exit", (code, signal) => gone(`the spawner exited (${signal ?? code})`));
     idle(child);
     return child;
+  }
+}
+
+export type StartOptions = { cwd?: string; env: Record<string, string>; shell?: boolean; stdin?: string };
+
+/**
+ * An agent started by the spawner, as much of a ChildProcess as a run needs: its pid (the leader
+ * of its own process group), its output streams, and "exit" and "close" (code, signal) as a
+ * ChildProcess emits them. Its stdin was written and closed by the spawner.
+ */
+export class SpawnedProcess extends EventEmitter {
+  pid: number | undefined;
+  readonly stdout = new PassThrough();
+  readonly stderr = new PassThrough();
+
+  // What it told already, for a listener that comes later: the spawner's replies may all arrive in
+  // one read, before whoever awaited the start has attached a listener.
+  private readonly told = new Map<"exit" | "close", [number | null, NodeJS.Signals | null]>();
+
+  constructor(private readonly took: (bytes: number) => void) {
+    super();
+  }
+
+  tell(event: "exit" | "close", code: number | null, signal: NodeJS.Signals | null): void {
+    if (this.told.has(event)) return;
+    this.told.set(event, [code, signal]);
+    this.emit(event, code, signal);
+  }
+
+  override once(event: string | symbol, listener: (...args: never[]) => void): this {
+    const told = (event === "exit" || event === "close") ? this.told.get(event) : undefined;
+    if (told) {
+      queueMicrotask(() => (listener as (...args: unknown[]) => void)(...told));
+      return this;
+    }
+    return super.once(event, listener as (...args: unknown[]) => void);
+  }
+
+  output(stream: "stdout" | "stderr", data: Uint8Array): void {
+    this[stream].write(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+    this.took(data.byteLength);
+  }
+
+  /** Null: the spawner died under it, so it is gone with no exit of its own to tell. */
+  closed(exit: { code: number | null; signal: NodeJS.Signals | null } | null): void {
+    this.stdout.end();
+    this.stderr.end();
+    const { code, signal } = exit ?? { code: null, signal: null };
+    if (!exit) this.tell("exit", code, signal);
+    // After the output's last line is read, as a ChildProcess's close.
+    let ended = 0;
+    const both = () => { if (++ended === 2) this.tell("close", code, signal); };
+    for (const stream of [this.stdout, this.stderr]) {
+      if (stream.readableEnded) both();
+      else stream.once("end", both);
+    }
   }
 }
 
@@ -97,6 +202,15 @@ const spawners = { foreground: new Spawner(0), background: new Spawner(BACKGROUN
 export function spawnerRun(command: string, args: readonly string[], opts: { cwd?: string; env: Record<string, string>; background?: boolean }): Promise<SpawnerExit> | null {
   if (!enabled) return null;
   return spawners[opts.background ? "background" : "foreground"].run(command, args, opts);
+}
+
+/**
+ * Starts an agent through the spawner (see SpawnedProcess); null when this process starts its
+ * commands itself. Rejects when the command cannot be started at all.
+ */
+export function spawnerStart(command: string, args: readonly string[], opts: StartOptions): Promise<SpawnedProcess> | null {
+  if (!enabled) return null;
+  return spawners.foreground.start(command, args, opts);
 }
 
 // Held only while it has work: an idle spawner keeps no process alive.

@@ -30,8 +30,8 @@ function alive(pid: number): boolean {
   } catch { return false; }
 }
 
-async function startSupervisor(mode: string): Promise<{ child: ChildProcess; agents: number[] }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "test/helpers/agent-supervisor.ts"], { cwd: root, env: { ...process.env, MODE: mode }, stdio: ["ignore", "pipe", "inherit"] });
+async function startSupervisor(mode: string, spawner = false): Promise<{ child: ChildProcess; agents: number[] }> {
+  const child = spawn(process.execPath, ["--import", "tsx", "test/helpers/agent-supervisor.ts"], { cwd: root, env: { ...process.env, MODE: mode, SPAWNER: spawner ? "on" : "off" }, stdio: ["ignore", "pipe", "inherit"] });
   let out = "";
   child.stdout!.on("data", (c) => { out += c; });
   await waitUntil("the agent to start", async () => out.includes("agent up") || (child.exitCode !== null && Promise.reject(new Error(`exited: ${out}`))), 60_000);
@@ -46,20 +46,25 @@ const commands = (pids: number[]) => pids.map((p) => { try { return readFileSync
 afterEach(() => { for (const pid of started.splice(0)) try { process.kill(pid, "SIGKILL"); } catch { /* gone */ } });
 
 describe("an agent dies with the process that supervises it, even when that one is SIGKILLed", () => {
-  it("sandboxed: bwrap dies with its parent and takes the sandbox's whole pid namespace, with no watchdog process", async () => {
-    const { child, agents } = await startSupervisor("sandbox");
-    expect(commands(agents).filter(isSleeper).length).toBe(2);
-    expect(commands(agents).some((c) => c.includes("watchdog.mjs"))).toBe(false);
-    child.kill("SIGKILL");
-    expect(await waitUntil("every agent process to be gone", async () => agents.every((p) => !alive(p)), 30_000)).toBe(true);
-  }, 120_000);
+  // A worker starts its agents through its spawner (lib/spawner.ts), which exits with the worker.
+  describe.each([["started by the supervisor itself", false], ["started by its spawner", true]])("%s", (_, spawner) => {
+    it("sandboxed: bwrap dies with its parent and takes the sandbox's whole pid namespace, with no watchdog process", async () => {
+      const { child, agents } = await startSupervisor("sandbox", spawner);
+      expect(commands(agents).filter(isSleeper).length).toBe(2);
+      expect(commands(agents).some((c) => c.includes("watchdog.mjs"))).toBe(false);
+      expect(commands(agents).some((c) => c.includes("spawner.mjs"))).toBe(spawner);
+      child.kill("SIGKILL");
+      expect(await waitUntil("every agent process to be gone", async () => agents.every((p) => !alive(p)), 30_000)).toBe(true);
+    }, 120_000);
 
-  it("unsandboxed: the watchdog kills the agent's whole group", async () => {
-    const { child, agents } = await startSupervisor("unsandboxed");
-    expect(commands(agents).some((c) => c.includes("watchdog.mjs"))).toBe(true);
-    child.kill("SIGKILL");
-    expect(await waitUntil("every agent process to be gone", async () => agents.every((p) => !alive(p)), 30_000)).toBe(true);
-  }, 120_000);
+    it("unsandboxed: the watchdog kills the agent's whole group", async () => {
+      const { child, agents } = await startSupervisor("unsandboxed", spawner);
+      expect(commands(agents).some((c) => c.includes("watchdog.mjs"))).toBe(true);
+      expect(commands(agents).some((c) => c.includes("spawner.mjs"))).toBe(spawner);
+      child.kill("SIGKILL");
+      expect(await waitUntil("every agent process to be gone", async () => agents.every((p) => !alive(p)), 30_000)).toBe(true);
+    }, 120_000);
+  });
 
   it("without either, the agent outlives a killed supervisor (what the two above prevent)", async () => {
     const { child, agents } = await startSupervisor("unsupervised");

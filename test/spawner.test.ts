@@ -8,6 +8,7 @@ import { git, gitCheck, GitError } from "@/lib/git/run";
 import { commitFiles, makeSandbox } from "@/lib/git/testing";
 import { fillPool } from "@/lib/git/worktree-pool-fill";
 import { runIgnoringVanished, shareWithSandboxGroup } from "@/lib/sandbox/ownership";
+import { runAgentProcess, type OutputLine } from "@/lib/agents/process";
 import { BACKGROUND_NICE, spawnerRun, useSpawner } from "@/lib/spawner";
 
 const PATH = "/usr/local/bin:/usr/bin:/bin";
@@ -41,7 +42,7 @@ describe("the spawner: a worker's short commands started by a small process of i
     // Exit codes, signals, stderr and a command that cannot be started.
     expect(await run("/bin/sh", ["-c", "echo out; echo err >&2; exit 3"])).toEqual({ id: expect.any(Number), code: 3, signal: null, stdout: "out\n", stderr: "err\n" });
     expect(await run("/bin/sh", ["-c", "kill -TERM $$"])).toMatchObject({ code: null, signal: "SIGTERM" });
-    expect(await spawnerRun("/no/such/command", [], { env: { PATH } })).toEqual({ id: expect.any(Number), error: expect.stringContaining("ENOENT") });
+    expect(await spawnerRun("/no/such/command", [], { env: { PATH } })).toEqual({ error: expect.stringContaining("ENOENT") });
   });
 
   it("answers git as git started here would: output, exit codes and errors", async () => {
@@ -107,6 +108,86 @@ describe("the spawner: a worker's short commands started by a small process of i
     expect(nices.at(-1)).toBe(own);
     expect(niceOf(await readFile(join(shim, "share"), "utf8"))).toBe(own + BACKGROUND_NICE);
     await rm(shim, { recursive: true, force: true });
+  });
+
+  describe("an agent started by the spawner", () => {
+    const agent = async (script: string, more: Partial<Parameters<typeof runAgentProcess>[0]> = {}) => {
+      const lines: OutputLine[] = [];
+      let pid = 0;
+      const result = await runAgentProcess({
+        command: "/bin/sh", args: ["-c", script], cwd: tmpdir(), env: { PATH }, ...more,
+        onLine: (l) => { lines.push(l); more.onLine?.(l); }, onSpawn: (p) => { pid = p; more.onSpawn?.(p); },
+      });
+      return { result, lines, pid, out: lines.filter((l) => l.stream === "stdout").map((l) => l.line), err: lines.filter((l) => l.stream === "stderr").map((l) => l.line) };
+    };
+
+    it("is the spawner's child, the leader of its own group, and reads its prompt on stdin; its output, exit and signal come back", async () => {
+      useSpawner();
+      const { result, out, err, pid } = await agent('echo "ppid $PPID pgid $(ps -o pgid= $$ | tr -d " ") pid $$"; read line; echo "got $line"; echo oops >&2; exit 4', { stdin: "the prompt\n" });
+      const [, ppid, pgid, own] = /^ppid (\d+) pgid (\d+) pid (\d+)$/.exec(out[0])!;
+      expect(Number(ppid)).not.toBe(process.pid);
+      expect(Number(own)).toBe(pid);
+      expect(Number(pgid)).toBe(pid);
+      expect(out.slice(1)).toEqual(["got the prompt"]);
+      expect(err).toEqual(["oops"]);
+      expect(result).toMatchObject({ exitCode: 4, signal: null, timedOut: false, cancelled: false });
+      expect((await agent("kill -KILL $$")).result).toMatchObject({ exitCode: null, signal: "SIGKILL" });
+    });
+
+    it("loses no output of one that exits at once, nor of one that writes megabytes faster than they are taken", async () => {
+      useSpawner();
+      // Its replies (started, output, exit) may all come in one read of the channel: here this
+      // process is busy until they have. Its exit is still seen, so what it left running in its
+      // group (holding its output open) is killed and the run ends.
+      for (let i = 0; i < 5; i++) {
+        const running = agent(`sleep 30 & echo ${i}`);
+        const until = Date.now() + 300;
+        while (Date.now() < until) { /* busy: the spawner's replies wait in the channel */ }
+        const { out, result } = await running;
+        expect(out).toEqual([String(i)]);
+        expect(result.exitCode).toBe(0);
+      }
+      // 8 MB in 100-byte lines on stdout, stderr before and after, to a reader that stalls now and
+      // then (the spawner stops reading past a megabyte not taken): all of it, in order.
+      let taken = 0;
+      const slowly = () => { if (++taken % 5000 === 0) { const until = Date.now() + 20; while (Date.now() < until) { /* a slow reader */ } } };
+      const { out, err, result } = await agent("echo first >&2; i=0; while [ $i -lt 80000 ]; do printf '%099d\\n' $i; i=$((i+1)); done; echo last >&2", { onLine: slowly });
+      expect(result.exitCode).toBe(0);
+      expect(out).toHaveLength(80000);
+      expect(out[0]).toBe("0".repeat(99));
+      expect(out[79999]).toBe(String(79999).padStart(99, "0"));
+      expect(err).toEqual(["first", "last"]);
+    }, 60_000);
+
+    it("is stopped by a cancel, also one asked while it was starting, and a command that cannot start is refused", async () => {
+      useSpawner();
+      const early = new AbortController();
+      const started = agent("sleep 30", { signal: early.signal, killGraceMs: 100 });
+      early.abort();
+      expect((await started).result).toMatchObject({ cancelled: true });
+      const later = new AbortController();
+      const running = agent("echo up; sleep 30", { signal: later.signal, killGraceMs: 100, onLine: () => later.abort() });
+      const { result, pid } = await running;
+      expect(result).toMatchObject({ cancelled: true, signal: "SIGTERM" });
+      expect(isAlive(pid)).toBe(false);
+      await expect(runAgentProcess({ command: "/no/such/agent", args: [], cwd: tmpdir(), env: { PATH }, onLine: () => {} })).rejects.toThrow(/cannot start \/no\/such\/agent in .*ENOENT/);
+    });
+
+    it("ends with the spawner's death, not hanging: its group is killed", async () => {
+      useSpawner();
+      let agentPid = 0;
+      const running = agent("echo up; sleep 30", {
+        onSpawn: (p) => { agentPid = p; },
+        onLine: () => {
+          const stat = readFileSync(`/proc/${agentPid}/stat`, "utf8");
+          process.kill(Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]), "SIGKILL");
+        },
+      });
+      const { result } = await running;
+      expect(result).toMatchObject({ exitCode: null, signal: null });
+      for (let i = 0; i < 100 && isAlive(agentPid); i++) await new Promise((r) => setTimeout(r, 20));
+      expect(isAlive(agentPid)).toBe(false);
+    });
   });
 
   it("fails what a spawner that died was asked, and starts another for the next command", async () => {
