@@ -56,7 +56,7 @@ async function waitFor<T>(check: () => Promise<T | null | undefined>, timeoutMs 
 
 // The agent prints its own first timestamp (ms) and writes a file, so the run commits and merges.
 const AGENT = `echo agent-started $(date +%s%3N); echo hi > "r-$(date +%s%N).txt"`;
-const BURST_ROUNDS = Number(process.env.BURST_ROUNDS ?? 3);
+const BURST_ROUNDS = Number(process.env.BURST_ROUNDS ?? 5);
 const agentStart = (lines: string[]) => Number(lines.map((l) => /agent-started (\d+)/.exec(l)?.[1]).find(Boolean));
 
 // The same command started directly by this process: spawn → the command's own timestamp.
@@ -116,8 +116,15 @@ if (nudges) {
   const { actor: a3, project: p3 } = await createTeamWithDemoProject({ maxParallel: 4 });
   const sleeper = await db.agentProfile.create({ data: { teamId: p3.teamId, name: "burst", adapter: "shell", commandTemplate: `${AGENT}; sleep 2` } });
   await db.projectSettings.update({ where: { projectId: p3.id }, data: { executorProfileId: sleeper.id, spawnCooldownMs: 10_000 } });
+  // The project has run before, as one a burst arrives at does: its first run made its worktree
+  // pool (a new project's first burst checks out four new worktrees).
+  const warm = await createPrompt(a3, p3, { title: "warm-up", body: "print hi\n" });
+  await waitFor(() => db.prompt.findFirst({ where: { id: warm.id, status: "done" } }), 300_000);
   for (let round = 0; round < BURST_ROUNDS; round++) {
-    const first = round * 10;
+    // From rest, as the single reaction it is held against: the last round's merges and the
+    // clean-up they start (the pool's refresh to the new base) have ended.
+    await sleep(restMs);
+    const first = round * 10 + 1;
     const t0 = Date.now();
     const monoStart = process.hrtime.bigint() / 1000n;
     const prompts = await Promise.all(Array.from({ length: 10 }, (_, i) =>
