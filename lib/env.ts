@@ -100,7 +100,7 @@ const schema = z.object({
   // team admin's per-project opt-in; a team admin alone never can.
   SANDBOX_UNSANDBOXED_OPT_IN: z.enum(["on", "off"]).default("off"),
   // Sandbox networks each worker keeps made ahead where it runs as root (lib/sandbox/network-holder.ts).
-  SANDBOX_SPARE_NETWORKS: z.coerce.number().int().min(0).max(16).default(2),
+  SANDBOX_SPARE_NETWORKS: z.coerce.number().int().min(0).max(16).default(4),
   // Extra folders agents may read (agent CLIs installed outside /usr and /opt), colon-separated.
   SANDBOX_READ_ONLY_PATHS: z.string().default("")
     .transform((v) => v.split(":").filter(Boolean))
