@@ -17,12 +17,12 @@ export type SpawnerExit = { code: number | null; signal: NodeJS.Signals | null; 
 let enabled = false;
 
 /**
- * From now on this process starts its short commands (git, the sandbox's share) through a small
- * process of its own (bin/spawner.mjs). A process start forks the asking process whole: the more
- * memory it maps, the longer (page tables copied), and a worker maps about 250 MB, so each git
- * command cost ~10 ms of a core and blocked the thread that asked; from the spawner, ~1 ms. On
- * two cores in bench:loop, the machine's CPU time fell from 57 to 39 s, most of it the kernel's.
- * The worker processes opt in; the web server and tests start commands themselves.
+ * From now on this process starts its commands (git, the sandbox's share, its agents) through a
+ * small process of its own (bin/spawner.mjs). A process start forks the asking process whole: the
+ * more memory it maps, the longer (page tables copied), and a worker maps about 250 MB, so each
+ * git command cost ~10 ms of a core and blocked the thread that asked; from the spawner, ~1 ms.
+ * On two cores in bench:loop, the machine's CPU time fell from 57 to 39 s, most of it the
+ * kernel's. The worker processes opt in; the web server, runners and tests start commands themselves.
  */
 export function useSpawner(): void {
   enabled = true;
