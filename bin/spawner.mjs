@@ -5,11 +5,8 @@
 // the one it is sent.
 import { spawn } from "node:child_process";
 
+// As lib/spawner.ts's limit for a short command's output.
 const MAX_OUTPUT = 256 * 1024 * 1024;
-// An agent's output is relayed as it comes; past this much not yet taken by the worker, the
-// agent's pipes are read no further (the agent then blocks on a full pipe, as it would writing
-// to the worker directly).
-const IN_FLIGHT = 1024 * 1024;
 const started = new Map();
 
 process.on("message", (msg) => {
@@ -55,7 +52,7 @@ function run({ id, command, args, cwd, env }) {
  * told as it goes: spawned (its pid), its output, its exit, and its close (exit, and its output
  * ended), as a ChildProcess tells them.
  */
-function start({ id, command, args, cwd, env, shell, stdin }) {
+function start({ id, command, args, cwd, env, shell, stdin, window }) {
   let child;
   try {
     child = spawn(command, args, { cwd, env, shell, detached: true, stdio: "pipe" });
@@ -67,7 +64,10 @@ function start({ id, command, args, cwd, env, shell, stdin }) {
     child.once("error", (e) => process.send({ id, error: e.message }));
     return;
   }
-  const relay = { child, inFlight: 0 };
+  // Its output is relayed as it comes; past `window` not yet taken by the worker, its pipes are
+  // read no further (the agent then blocks on a full pipe, as it would writing to the worker
+  // directly) until the worker has taken half of it.
+  const relay = { child, inFlight: 0, window };
   started.set(id, relay);
   process.send({ id, type: "spawned", pid: child.pid });
   // An agent may exit without reading its prompt; the EPIPE that follows is not a failure.
@@ -76,7 +76,7 @@ function start({ id, command, args, cwd, env, shell, stdin }) {
   for (const stream of ["stdout", "stderr"]) {
     child[stream].on("data", (data) => {
       relay.inFlight += data.length;
-      if (relay.inFlight > IN_FLIGHT) { child.stdout.pause(); child.stderr.pause(); }
+      if (relay.inFlight > window) { child.stdout.pause(); child.stderr.pause(); }
       process.send({ id, type: "data", stream, data });
     });
   }
@@ -92,7 +92,7 @@ function took({ id, bytes }) {
   const relay = started.get(id);
   if (!relay) return;
   relay.inFlight -= bytes;
-  if (relay.inFlight <= IN_FLIGHT / 2) { relay.child.stdout.resume(); relay.child.stderr.resume(); }
+  if (relay.inFlight <= relay.window / 2) { relay.child.stdout.resume(); relay.child.stderr.resume(); }
 }
 
 // The worker that asks is gone: so is this process (its sandboxed agents die with it).

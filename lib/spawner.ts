@@ -1,7 +1,7 @@
-import { fork, type ChildProcess } from "node:child_process";
+import { fork, spawn, type ChildProcess } from "node:child_process";
 import { EventEmitter } from "node:events";
 import { setPriority } from "node:os";
-import { PassThrough } from "node:stream";
+import { PassThrough, type Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 
 /**
@@ -12,7 +12,16 @@ import { fileURLToPath } from "node:url";
  */
 export const spawnerPath = () => fileURLToPath(new URL("../bin/spawner.mjs", import.meta.url));
 
-export type SpawnerExit = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string } | { error: string };
+/** A short command's end: its exit and whole output. */
+export type CommandExit = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string };
+type SpawnerExit = CommandExit | { error: string };
+
+// A short command that writes without end is stopped past this much output, as execFile's
+// maxBuffer would (bin/spawner.mjs keeps the same limit).
+const MAX_OUTPUT = 256 * 1024 * 1024;
+// An agent's output not yet taken by the worker, past which the spawner reads its pipes no
+// further until the worker has taken half of it. The worker says what it took every quarter window.
+const WINDOW = 1024 * 1024;
 
 let enabled = false;
 
@@ -53,7 +62,7 @@ class Spawner {
   start(command: string, args: readonly string[], opts: StartOptions): Promise<SpawnedProcess> | null {
     const proc = new SpawnedProcess((bytes) => this.child?.send({ kind: "took", id, bytes }));
     let id = -1;
-    const asked = this.ask({ kind: "start", command, args, cwd: opts.cwd, env: opts.env, shell: opts.shell ?? false, stdin: opts.stdin ?? "" },
+    const asked = this.ask({ kind: "start", command, args, cwd: opts.cwd, env: opts.env, shell: opts.shell ?? false, stdin: opts.stdin ?? "", window: WINDOW },
       (resolve: (proc: SpawnedProcess) => void, reject: (err: Error) => void) => (reply) => {
         if (reply.type === "spawned") {
           proc.pid = reply.pid!;
@@ -138,6 +147,14 @@ class Spawner {
 
 export type StartOptions = { cwd?: string; env: Record<string, string>; shell?: boolean; stdin?: string };
 
+/** What a run needs of its agent's process, started here or by the spawner. */
+export type StartedProcess = {
+  pid: number;
+  stdout: Readable;
+  stderr: Readable;
+  once(event: "exit" | "close", listener: (code: number | null, signal: NodeJS.Signals | null) => void): unknown;
+};
+
 /**
  * An agent started by the spawner, as much of a ChildProcess as a run needs: its pid (the leader
  * of its own process group), its output streams, and "exit" and "close" (code, signal) as a
@@ -151,6 +168,9 @@ export class SpawnedProcess extends EventEmitter {
   // What it told already, for a listener that comes later: the spawner's replies may all arrive in
   // one read, before whoever awaited the start has attached a listener.
   private readonly told = new Map<"exit" | "close", [number | null, NodeJS.Signals | null]>();
+
+  // Taken and not yet told: the spawner hears once per quarter window, not once per chunk.
+  private untold = 0;
 
   constructor(private readonly took: (bytes: number) => void) {
     super();
@@ -173,7 +193,11 @@ export class SpawnedProcess extends EventEmitter {
 
   output(stream: "stdout" | "stderr", data: Uint8Array): void {
     this[stream].write(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
-    this.took(data.byteLength);
+    this.untold += data.byteLength;
+    if (this.untold >= WINDOW / 4) {
+      this.took(this.untold);
+      this.untold = 0;
+    }
   }
 
   /** Null: the spawner died under it, so it is gone with no exit of its own to tell. */
@@ -195,22 +219,58 @@ export class SpawnedProcess extends EventEmitter {
 const spawners = { foreground: new Spawner(0), background: new Spawner(BACKGROUND_NICE) };
 
 /**
- * Runs `command` through the spawner and resolves with its exit and output; null when this
- * process starts its commands itself (it did not opt in, or no spawner could be started).
- * `background`: work off every run's path, started niced.
+ * Runs a short command and resolves with its exit and whole output; rejects when it cannot be
+ * started at all. Through the spawner when this process opted in (useSpawner) and one could be
+ * started, else from this process. `background`: work off every run's path, started niced.
  */
-export function spawnerRun(command: string, args: readonly string[], opts: { cwd?: string; env: Record<string, string>; background?: boolean }): Promise<SpawnerExit> | null {
-  if (!enabled) return null;
-  return spawners[opts.background ? "background" : "foreground"].run(command, args, opts);
+export async function runCommand(command: string, args: readonly string[], opts: { cwd?: string; env: Record<string, string>; background?: boolean }): Promise<CommandExit> {
+  const asked = enabled ? spawners[opts.background ? "background" : "foreground"].run(command, args, opts) : null;
+  if (!asked) return runHere(command, args, opts);
+  const exit = await asked;
+  if ("error" in exit) throw new Error(exit.error);
+  return { code: exit.code, signal: exit.signal, stdout: exit.stdout, stderr: exit.stderr };
+}
+
+function runHere(command: string, args: readonly string[], opts: { cwd?: string; env: Record<string, string> }): Promise<CommandExit> {
+  return new Promise((resolve, reject) => {
+    // Next.js declares NODE_ENV required on ProcessEnv; a command's own environment has no need of it.
+    const child = spawn(command, args, { cwd: opts.cwd, env: opts.env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let size = 0;
+    const collect = (into: Buffer[]) => (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_OUTPUT) child.kill("SIGKILL");
+      else into.push(chunk);
+    };
+    child.stdout.on("data", collect(out));
+    child.stderr.on("data", collect(err));
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolve({ code, signal, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") }));
+  });
 }
 
 /**
- * Starts an agent through the spawner (see SpawnedProcess); null when this process starts its
- * commands itself. Rejects when the command cannot be started at all.
+ * Starts an agent as the leader of its own process group, its stdin written and closed: through
+ * the spawner when this process opted in (a fork of a worker costs ~10 ms of a core, of the
+ * spawner ~1 ms), else from this process. Rejects when the command cannot be started at all.
  */
-export function spawnerStart(command: string, args: readonly string[], opts: StartOptions): Promise<SpawnedProcess> | null {
-  if (!enabled) return null;
-  return spawners.foreground.start(command, args, opts);
+export async function startProcess(command: string, args: readonly string[], opts: StartOptions): Promise<StartedProcess> {
+  const asked = enabled ? spawners.foreground.start(command, args, opts) : null;
+  if (asked) return asked as Promise<StartedProcess>;
+  const child = spawn(command, args, {
+    cwd: opts.cwd,
+    env: opts.env as NodeJS.ProcessEnv,
+    shell: opts.shell ?? false,
+    detached: true,
+    stdio: "pipe",
+  });
+  const pid = child.pid;
+  if (pid === undefined) return new Promise((_, reject) => child.once("error", reject));
+  // An agent may exit without reading its prompt; the EPIPE that follows is not a failure of ours.
+  child.stdin.on("error", () => {});
+  child.stdin.end(opts.stdin);
+  return Object.assign(child, { pid });
 }
 
 // Held only while it has work: an idle spawner keeps no process alive.

@@ -9,21 +9,33 @@ import { commitFiles, makeSandbox } from "@/lib/git/testing";
 import { fillPool } from "@/lib/git/worktree-pool-fill";
 import { runIgnoringVanished, shareWithSandboxGroup } from "@/lib/sandbox/ownership";
 import { runAgentProcess, type OutputLine } from "@/lib/agents/process";
-import { BACKGROUND_NICE, spawnerRun, useSpawner } from "@/lib/spawner";
+import { BACKGROUND_NICE, runCommand, startProcess, useSpawner } from "@/lib/spawner";
 
 const PATH = "/usr/local/bin:/usr/bin:/bin";
-const run = async (command: string, args: string[], env: Record<string, string> = { PATH }) => {
-  const exit = await spawnerRun(command, args, { env });
-  if (!exit || "error" in exit) throw new Error(`not run: ${JSON.stringify(exit)}`);
-  return exit;
-};
+const run = (command: string, args: string[], env: Record<string, string> = { PATH }) => runCommand(command, args, { env });
 /** A process's nice value, from /proc/<pid>/stat (field 19). */
 const niceOf = (stat: string) => Number(stat.split(") ")[1].split(" ")[16]);
 const isAlive = (pid: number) => { try { process.kill(pid, 0); return true; } catch { return false; } };
 
 describe("the spawner: a worker's short commands started by a small process of its own", () => {
-  it("is used only once a process opts in", () => {
-    expect(spawnerRun("true", [], { env: { PATH } })).toBeNull();
+  it("is used only once a process opts in: before, commands and agents start from this process, alike", async () => {
+    const here = await run("/bin/sh", ["-c", 'echo "$PPID"; env'], { PATH, ONLY: "this" });
+    const [parent, ...env] = here.stdout.trim().split("\n");
+    expect(Number(parent)).toBe(process.pid);
+    expect(env.filter((l) => !/^(PWD|SHLVL|_)=/.test(l)).sort()).toEqual(["ONLY=this", `PATH=${PATH}`]);
+    expect(await run("/bin/sh", ["-c", "echo out; echo err >&2; exit 3"])).toEqual({ code: 3, signal: null, stdout: "out\n", stderr: "err\n" });
+    expect(await run("/bin/sh", ["-c", "kill -TERM $$"])).toMatchObject({ code: null, signal: "SIGTERM" });
+    await expect(run("/no/such/command", [])).rejects.toThrow(/ENOENT/);
+    // A command that writes without end is stopped.
+    expect(await run("/bin/sh", ["-c", "exec yes"])).toMatchObject({ code: null, signal: "SIGKILL" });
+    // An agent: the leader of its own group, its prompt on stdin.
+    const agent = await startProcess("/bin/sh", ["-c", 'echo "$PPID $(ps -o pgid= $$ | tr -d " ")"; cat'], { env: { PATH }, stdin: "the prompt" });
+    let out = "";
+    agent.stdout.on("data", (c: Buffer) => { out += c; });
+    const closed = await new Promise<[number | null, string | null]>((resolve) => agent.once("close", (code, signal) => resolve([code, signal])));
+    expect(closed).toEqual([0, null]);
+    expect(out).toBe(`${process.pid} ${agent.pid}\nthe prompt`);
+    await expect(startProcess("/no/such/agent", [], { env: { PATH } })).rejects.toThrow(/ENOENT/);
   });
 
   it("starts each command from itself, not from this process, with only the environment the command is sent", async () => {
@@ -40,9 +52,9 @@ describe("the spawner: a worker's short commands started by a small process of i
     // The shell adds its own PWD, SHLVL and _.
     expect(env.filter((l) => !/^(PWD|SHLVL|_)=/.test(l)).sort()).toEqual(["ONLY=this", `PATH=${PATH}`]);
     // Exit codes, signals, stderr and a command that cannot be started.
-    expect(await run("/bin/sh", ["-c", "echo out; echo err >&2; exit 3"])).toEqual({ id: expect.any(Number), code: 3, signal: null, stdout: "out\n", stderr: "err\n" });
+    expect(await run("/bin/sh", ["-c", "echo out; echo err >&2; exit 3"])).toEqual({ code: 3, signal: null, stdout: "out\n", stderr: "err\n" });
     expect(await run("/bin/sh", ["-c", "kill -TERM $$"])).toMatchObject({ code: null, signal: "SIGTERM" });
-    expect(await spawnerRun("/no/such/command", [], { env: { PATH } })).toEqual({ error: expect.stringContaining("ENOENT") });
+    await expect(run("/no/such/command", [])).rejects.toThrow(/ENOENT/);
   });
 
   it("answers git as git started here would: output, exit codes and errors", async () => {
@@ -74,9 +86,8 @@ describe("the spawner: a worker's short commands started by a small process of i
   it("starts work off every run's path niced, by a spawner of its own: a worktree pool's checkouts and their share", async () => {
     useSpawner();
     const own = niceOf(readFileSync("/proc/self/stat", "utf8"));
-    const statOf = async (background: boolean) => (await spawnerRun("/bin/sh", ["-c", "cat /proc/$$/stat"], { env: { PATH }, background }))!;
+    const statOf = (background: boolean) => runCommand("/bin/sh", ["-c", "cat /proc/$$/stat"], { env: { PATH }, background });
     const [fore, back] = await Promise.all([statOf(false), statOf(true)]);
-    if ("error" in fore || "error" in back) throw new Error("not run");
     expect(niceOf(fore.stdout)).toBe(own);
     expect(niceOf(back.stdout)).toBe(own + BACKGROUND_NICE);
     // Every git a pool's fill starts, and its preparation's share, run niced: a git first on the
@@ -93,7 +104,7 @@ describe("the spawner: a worker's short commands started by a small process of i
       await fillPool({ repoPath: repo, pool: join(worktrees, ".pool"), baseBranch: "main", size: 2,
         prepare: { tag: "t", run: async (at) => {
           await shareWithSandboxGroup([at], user, { background: true });
-          await writeFile(join(shim, "share"), (await statOf(true) as { stdout: string }).stdout);
+          await writeFile(join(shim, "share"), (await statOf(true)).stdout);
         } } });
       await git(repo, ["status", "--short"]);
     } finally {
@@ -193,18 +204,18 @@ describe("the spawner: a worker's short commands started by a small process of i
   it("fails what a spawner that died was asked, and starts another for the next command", async () => {
     useSpawner();
     const first = Number((await run("/bin/sh", ["-c", 'echo "$PPID"'])).stdout);
-    const asked = spawnerRun("/bin/sh", ["-c", "sleep 30"], { env: { PATH } })!;
+    const asked = run("/bin/sh", ["-c", "sleep 30"]);
     process.kill(first, "SIGKILL");
-    expect(await asked).toEqual({ error: "the spawner exited (SIGKILL)" });
+    await expect(asked).rejects.toThrow("the spawner exited (SIGKILL)");
     const second = Number((await run("/bin/sh", ["-c", 'echo "$PPID"'])).stdout);
     expect(second).not.toBe(first);
     expect(isAlive(second)).toBe(true);
   });
 
   it("keeps no process alive once idle, and goes when the process that started it goes", async () => {
-    const script = `import { spawnerRun, useSpawner } from "./lib/spawner.ts";
+    const script = `import { runCommand, useSpawner } from "./lib/spawner.ts";
       useSpawner();
-      const exit = await spawnerRun("/bin/sh", ["-c", 'echo "$PPID"'], { env: { PATH: "/usr/bin:/bin" } });
+      const exit = await runCommand("/bin/sh", ["-c", 'echo "$PPID"'], { env: { PATH: "/usr/bin:/bin" } });
       console.log(exit.stdout.trim());`;
     const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: process.cwd(), stdio: ["ignore", "pipe", "inherit"] });
     let out = "";

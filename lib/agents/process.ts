@@ -1,6 +1,4 @@
-import { spawn } from "node:child_process";
-import type { Readable } from "node:stream";
-import { spawnerStart } from "@/lib/spawner";
+import { startProcess, type StartedProcess } from "@/lib/spawner";
 import { killMarked, signalGroup, terminateGroup } from "@/lib/agents/kill";
 import { splitLines } from "@/lib/agents/lines";
 import type { OutputStream } from "@/lib/agents/types";
@@ -61,45 +59,13 @@ export async function runAgentProcess(opts: RunAgentProcessOptions): Promise<Age
   }
   const spec: LaunchSpec = { command: opts.command, args: opts.args, shell: opts.shell ?? false, env: opts.env };
   const { command, args, shell, env } = opts.launch ? opts.launch(spec) : spec;
-  const child = await startChild(command, args, { cwd: opts.cwd, env, shell: shell ?? false, stdin: opts.stdin }).catch((error: Error) => {
+  const child = await startProcess(command, args, { cwd: opts.cwd, env, shell: shell ?? false, stdin: opts.stdin }).catch((error: Error) => {
     throw new Error(`cannot start ${opts.command} in ${opts.cwd}: ${error.message}`);
   });
   return supervise(child, opts, startedAt);
 }
 
-/** What a run needs of its agent's process, started here or by a worker's spawner. */
-type AgentChild = {
-  pid: number;
-  stdout: Readable;
-  stderr: Readable;
-  once(event: "exit" | "close", listener: (code: number | null, signal: NodeJS.Signals | null) => void): unknown;
-};
-
-/**
- * Starts the agent as the leader of its own process group, its stdin written and closed: through
- * the worker's spawner when it has one (a fork of the worker costs ~10 ms of a core, of the
- * spawner ~1 ms), else from this process.
- */
-async function startChild(command: string, args: string[], opts: { cwd: string; env: Record<string, string>; shell: boolean; stdin?: string }): Promise<AgentChild> {
-  const spawned = spawnerStart(command, args, opts);
-  if (spawned) return spawned as Promise<AgentChild>;
-  const child = spawn(command, args, {
-    cwd: opts.cwd,
-    // Next.js declares NODE_ENV required on ProcessEnv; an agent's scrubbed env has no need of it.
-    env: opts.env as NodeJS.ProcessEnv,
-    shell: opts.shell,
-    detached: true,
-    stdio: "pipe",
-  });
-  const pid = child.pid;
-  if (pid === undefined) return new Promise((_, reject) => child.once("error", reject));
-  // An agent may exit without reading its prompt; the EPIPE that follows is not a failure of ours.
-  child.stdin.on("error", () => {});
-  child.stdin.end(opts.stdin);
-  return Object.assign(child, { pid });
-}
-
-function supervise(child: AgentChild, opts: RunAgentProcessOptions, startedAt: number): Promise<AgentProcessResult> {
+function supervise(child: StartedProcess, opts: RunAgentProcessOptions, startedAt: number): Promise<AgentProcessResult> {
   const { pid } = child;
   return new Promise((resolve) => {
     const lineHandler = (stream: OutputStream) => (line: string) => opts.onLine({ stream, line, at: new Date() });

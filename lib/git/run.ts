@@ -1,8 +1,7 @@
 import { inheritedProcessEnv } from "@/lib/env";
-import { spawn } from "node:child_process";
 import { DomainError, INTERNAL } from "@/lib/errors";
 import { parseConfigList, PlantedConfigError, plantedConfigOverrides } from "@/lib/git/planted-config";
-import { spawnerRun } from "@/lib/spawner";
+import { runCommand } from "@/lib/spawner";
 
 export const COMMITTER = { name: "Ringmaster", email: "ringmaster@localhost" } as const;
 
@@ -91,29 +90,12 @@ async function guardedArgs(cwd: string, args: readonly string[], opts: GitOption
   return [...overrides, command, ...(DIFFING.has(command) ? ["--no-ext-diff", "--no-textconv"] : []), ...rest];
 }
 
-function runOnce(cwd: string, args: readonly string[], opts: GitOptions): Promise<string> {
-  const spawned = spawnerRun("git", withConfig(args), { cwd, env: gitEnv(opts.env), background: opts.background });
-  if (spawned) {
-    return spawned.then((exit) => {
-      if ("error" in exit) throw new GitError(cwd, args, null, exit.error);
-      if (exit.code === 0) return exit.stdout;
-      throw new GitError(cwd, args, exit.code, exit.stderr.trim());
-    });
-  }
-  return new Promise((resolve, reject) => {
-    // Next's types declare NODE_ENV as always present; git has no use for it.
-    const env = gitEnv(opts.env) as NodeJS.ProcessEnv;
-    const child = spawn("git", withConfig(args), { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
-    child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
-    child.on("error", (e) => reject(new GitError(cwd, args, null, e.message)));
-    child.on("close", (code) => {
-      if (code === 0) resolve(Buffer.concat(out).toString("utf8"));
-      else reject(new GitError(cwd, args, code, Buffer.concat(err).toString("utf8").trim()));
-    });
+async function runOnce(cwd: string, args: readonly string[], opts: GitOptions): Promise<string> {
+  const exit = await runCommand("git", withConfig(args), { cwd, env: gitEnv(opts.env), background: opts.background }).catch((error: Error) => {
+    throw new GitError(cwd, args, null, error.message);
   });
+  if (exit.code === 0) return exit.stdout;
+  throw new GitError(cwd, args, exit.code, exit.stderr.trim());
 }
 
 // Another git process holds a lock, or is halfway through adding a worktree (its admin files

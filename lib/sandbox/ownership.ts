@@ -1,25 +1,17 @@
-import { execFile } from "node:child_process";
 import { closeSync, constants, existsSync, fchmodSync, fchownSync, fstatSync, lstatSync, openSync, readdirSync, type Stats } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import type { SandboxUser } from "@/lib/sandbox/bwrap";
-import { spawnerRun } from "@/lib/spawner";
+import { runCommand } from "@/lib/spawner";
 
-const execFileAsync = promisify(execFile);
 // The share's commands need only the system's tools, and speak the C locale: the vanished files'
 // complaints are matched in English below.
 const SHARE_ENV = { PATH: "/usr/sbin:/usr/bin:/sbin:/bin", LC_ALL: "C" };
 
-/** Runs a command as execFile would (its stderr on the error), through a worker's spawner when it has one. */
+/** Runs a command and fails with its stderr, through a worker's spawner when it has one. */
 async function run(cmd: string, args: string[], background = false): Promise<void> {
-  const spawned = spawnerRun(cmd, args, { env: SHARE_ENV, background });
-  if (!spawned) {
-    // Next.js declares NODE_ENV required on ProcessEnv; these commands have no use for it.
-    await execFileAsync(cmd, args, { env: SHARE_ENV as unknown as NodeJS.ProcessEnv });
-    return;
-  }
-  const exit = await spawned;
-  if ("error" in exit) throw new Error(`${cmd} could not be started: ${exit.error}`);
+  const exit = await runCommand(cmd, args, { env: SHARE_ENV, background }).catch((error: Error) => {
+    throw new Error(`${cmd} could not be started: ${error.message}`);
+  });
   if (exit.code !== 0) throw Object.assign(new Error(`${cmd} failed (${exit.signal ?? `exit ${exit.code}`}): ${exit.stderr.trim()}`), { stderr: exit.stderr });
 }
 
