@@ -99,6 +99,30 @@ describe("recordOutbox and publishOutbox", () => {
     expect(await jobs("tick")).toEqual([]);
   });
 
+  it("sends a prompt's nudge without waiting for its project's schedule to be synced", async () => {
+    const project = await runningProject();
+    const rows = await record([{ kind: "schedule", projectId: project.id, nudged: true }, { kind: "tick", projectId: project.id, reason: "prompt created" }]);
+    // The schedule's sync reads the loop's state: another session holds the table meanwhile.
+    const other = new Client({ connectionString: process.env.DATABASE_URL });
+    await other.connect();
+    await other.query("BEGIN");
+    await other.query(`LOCK TABLE "LoopState" IN ACCESS EXCLUSIVE MODE`);
+    let published = false;
+    const publishing = publishOutbox(rows).then(() => { published = true; });
+    try {
+      await waitUntil("the nudge", async () => (await jobs("tick")).length === 1, 10_000);
+      expect(await jobs("tick")).toEqual([[expect.any(String), "nudge", { projectId: project.id, reason: "prompt created" }]]);
+      expect(published).toBe(false);
+      expect(await getQueue("tick").getJobScheduler(tickSchedulerId(project.id))).toBeFalsy();
+    } finally {
+      await other.query("COMMIT");
+      await other.end();
+    }
+    await publishing;
+    expect(await kept()).toEqual([]);
+    expect((await getQueue("tick").getJobScheduler(tickSchedulerId(project.id)))?.every).toBe(4000);
+  });
+
   it("sendViaOutbox commits and publishes at once", async () => {
     const project = await runningProject();
     await sendViaOutbox([{ kind: "tick", projectId: project.id, reason: "force tick" }]);
@@ -302,18 +326,19 @@ describe("while a message is being published", () => {
     expect(await kept()).toEqual([]);
   });
 
-  it("a failure after some were sent deletes those, keeps the rest and says how many it kept", async () => {
+  it("a message that fails is kept; those sent beside it are deleted, and it says how many it kept", async () => {
     const project = await runningProject();
     const rows = await record([
       { kind: "tick", projectId: project.id, reason: "sent" },
       { kind: "spawn", runId: "run:bad" },
-      { kind: "merge", runId: "never-tried" },
+      { kind: "merge", runId: "sent-too" },
     ]);
     await publishOutbox(rows);
-    expect(outboxSaid()).toEqual([[40, "wake-up kept in the outbox until Redis answers", { err: "Custom Id cannot contain :", left: 2 }]]);
-    expect((await kept()).map(([kind]) => kind)).toEqual(["spawn", "merge"]);
-    expect(await committedAndFree()).toEqual(["spawn", "merge"]);
+    expect(outboxSaid()).toEqual([[40, "wake-up kept in the outbox until Redis answers", { err: "Custom Id cannot contain :", left: 1 }]]);
+    expect((await kept()).map(([kind]) => kind)).toEqual(["spawn"]);
+    expect(await committedAndFree()).toEqual(["spawn"]);
     expect(await jobs("tick")).toEqual([[expect.any(String), "nudge", { projectId: project.id, reason: "sent" }]]);
+    expect(await jobs("merge")).toEqual([["merge-sent-too", "merge", { runId: "sent-too" }]]);
   });
 });
 

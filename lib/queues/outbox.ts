@@ -107,10 +107,9 @@ export async function publishOutbox(rows: OutboxRow[]): Promise<void> {
     const sent: string[] = [];
     try {
       if (mine.size) await producerReady({ failFast: true });
-      for (const row of rows.filter((r) => mine.has(r.id))) {
-        await publish(row.message);
-        sent.push(row.id);
-      }
+      // Together, not one after another: a prompt's nudge (its tick) went out only after the
+      // project's schedule was synced (a query and a scheduler upsert), on every reaction's path.
+      await publishTogether(rows.filter((r) => mine.has(r.id)), sent);
     } catch (err) {
       getLogger("outbox").warn({ err: (err as Error).message, left: mine.size - sent.length }, "wake-up kept in the outbox until Redis answers");
     }
