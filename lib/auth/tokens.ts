@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { getDb, getPool, type TeamRole } from "@/lib/db";
+import { getDb, getPool, prepared, type TeamRole } from "@/lib/db";
 
 // Tokens are shown once and stored as a SHA-256 hash: they are 256 random bits, so a
 // slow hash adds nothing, and lookups by hash stay one indexed query.
@@ -22,10 +22,10 @@ const RUN_TOKEN_SQL = `
 export async function createRunToken(run: { id: string; projectId: string; teamId: string }, ttlMs: number) {
   const { token, prefix, tokenHash } = issueSecret("run");
   const now = Date.now();
-  await getPool().query(RUN_TOKEN_SQL, [
+  await getPool().query(prepared(RUN_TOKEN_SQL, [
     randomUUID(), run.teamId, run.projectId, run.id, `run ${run.id}`, "operator" satisfies TeamRole, tokenHash, prefix,
     new Date(now + ttlMs).toISOString(), new Date(now).toISOString(),
-  ]);
+  ]));
   return token;
 }
 

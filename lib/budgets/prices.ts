@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { getDb, getPool } from "@/lib/db";
+import { getDb, getPool, prepared } from "@/lib/db";
 import { requireRole, requireTeamScope, type Actor } from "@/lib/auth/actor";
 import { recordAudit } from "@/lib/audit/record";
 import { usdPerMillion } from "@/lib/spend/ceiling-input";
@@ -22,7 +22,7 @@ export const pricesInput = z.object({
 
 // Read on every run's start: on the pool, not through Prisma's query compiler.
 async function listPrices(teamId: string): Promise<PriceOverrideRow[]> {
-  const { rows } = await getPool().query<PriceOverrideRow>(`SELECT model, input, output, cached FROM "PriceOverride" WHERE "teamId" = $1 ORDER BY model`, [teamId]);
+  const { rows } = await getPool().query<PriceOverrideRow>(prepared(`SELECT model, input, output, cached FROM "PriceOverride" WHERE "teamId" = $1 ORDER BY model`, [teamId]));
   return rows;
 }
 

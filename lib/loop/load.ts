@@ -1,4 +1,4 @@
-import { getPool, type LoopMode, type PromptStatus, type RunKind, type RunStatus } from "@/lib/db";
+import { getPool, prepared, type LoopMode, type PromptStatus, type RunKind, type RunStatus } from "@/lib/db";
 import { LIVE_RUN_STATUSES_SQL } from "@/lib/run-statuses";
 import { pinLostSql } from "@/lib/runs/pins";
 
@@ -77,7 +77,7 @@ export type TickSnapshot = ReturnType<typeof hydrate>;
 
 /** Takes the project's tick lock and reads its snapshot in one statement; null when locked or archived. */
 export async function lockAndLoad(projectId: string, owner: string, lockMs: number): Promise<TickSnapshot | null> {
-  const { rows } = await getPool().query<{ snap: RawSnapshot }>(
+  const { rows } = await getPool().query<{ snap: RawSnapshot }>(prepared(
     `WITH locked AS (
       UPDATE "LoopState" SET "tickLockedUntil" = now() + make_interval(secs => $3::float8 / 1000), "tickLockedBy" = $2
       WHERE "projectId" = $1 AND ("tickLockedUntil" IS NULL OR "tickLockedUntil" < now())
@@ -85,13 +85,13 @@ export async function lockAndLoad(projectId: string, owner: string, lockMs: numb
       RETURNING *
     ) ${snapshotSelect("locked")}`,
     [projectId, owner, lockMs],
-  );
+  ));
   return rows[0] ? hydrate(rows[0].snap) : null;
 }
 
 /** Re-reads the snapshot of a project whose lock this tick already holds. */
 export async function loadTickSnapshot(projectId: string): Promise<TickSnapshot | null> {
-  const { rows } = await getPool().query<{ snap: RawSnapshot }>(`${snapshotSelect(`"LoopState"`)} WHERE ls."projectId" = $1`, [projectId]);
+  const { rows } = await getPool().query<{ snap: RawSnapshot }>(prepared(`${snapshotSelect(`"LoopState"`)} WHERE ls."projectId" = $1`, [projectId]));
   return rows[0] ? hydrate(rows[0].snap) : null;
 }
 

@@ -1,4 +1,4 @@
-import { getDb, getPool } from "@/lib/db";
+import { getDb, getPool, prepared } from "@/lib/db";
 import { workerId } from "@/lib/worker-id";
 import { announce } from "@/lib/events/publish";
 import { enqueuePullRequestPoll, enqueueSpawn, enqueueTick, publishOutbox, recordOutbox } from "@/lib/queues";
@@ -205,7 +205,7 @@ async function applyDecision(snap: TickSnapshot, decision: Decision, now: Date, 
   // The tick's last write also releases its lock (one statement: the idle path is hot).
   const spawnCount = decision.kind === "spawn_planner" ? null : input.planner.unproductiveSpawns;
   const backoff = backoffAfterTick(snap, decision, scheduled);
-  await getPool().query(
+  await getPool().query(prepared(
     `WITH logged AS (
       INSERT INTO "ActivityEvent" ("projectId", type, message, data, "createdAt")
       SELECT $1, e.entry->>0, e.entry->>1, e.entry->2, $10::timestamp FROM jsonb_array_elements($9::jsonb) WITH ORDINALITY AS e(entry, n) ORDER BY e.n
@@ -215,7 +215,7 @@ async function applyDecision(snap: TickSnapshot, decision: Decision, now: Date, 
       "emergentSpawnCount" = COALESCE($7::int, "emergentSpawnCount"), "tickBackoff" = $8, "updatedAt" = now()
     WHERE "projectId" = $1 AND "tickLockedBy" = $2`,
     [project.id, me, now, snapshot.hash, snapshot.counts.pending, decision.message, spawnCount, backoff, JSON.stringify(logged), new Date().toISOString()],
-  );
+  ));
   // Sent together, in this order (one connection keeps it).
   await Promise.all([
     ...(snapshot.hash !== ls.snapshotHash ? [announce(project.teamId, { type: "promptsChange", projectId: project.id })] : []),

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { ApprovalPolicy, fromJsonRow, getPool, Prisma, type PromptModel, type PromptOrigin } from "@/lib/db";
+import { ApprovalPolicy, fromJsonRow, getPool, prepared, Prisma, type PromptModel, type PromptOrigin } from "@/lib/db";
 import type { AuditBy } from "@/lib/audit/record";
 import { promptApproval, requesterOf } from "@/lib/approvals/request";
 import { QUEUE_RAN_DRY } from "@/lib/activity/change";
@@ -76,7 +76,7 @@ type Row = { prompt: Record<string, unknown> | null; outbox: OutboxRow[] };
 /** Runs the statement: on the pool (it commits alone), or in the transaction of writes that must commit with it. */
 export type Runner = (sql: string, params: unknown[]) => Promise<Row>;
 
-export const onPool: Runner = async (sql, params) => (await getPool().query<Row>(sql, params)).rows[0];
+export const onPool: Runner = async (sql, params) => (await getPool().query<Row>(prepared(sql, params))).rows[0];
 export const inTransaction = (tx: Prisma.TransactionClient): Runner => async (sql, params) => (await tx.$queryRawUnsafe<Row[]>(sql, ...params))[0];
 
 /**

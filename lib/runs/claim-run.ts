@@ -1,4 +1,4 @@
-import { fromJsonRow, getPool, type Prisma } from "@/lib/db";
+import { fromJsonRow, getPool, prepared, type Prisma } from "@/lib/db";
 
 export type ClaimedRun = Prisma.RunGetPayload<{ include: { project: { include: { settings: true } }; prompt: true; agentProfile: true } }>;
 
@@ -25,7 +25,7 @@ type Row = Record<string, unknown>;
 export async function claimQueuedRun(runId: string, workerId: string, leaseTtlMs: number): Promise<ClaimedRun | null> {
   const now = new Date();
   const { rows: [row] } = await getPool().query<{ run: Row; project: Row; settings: Row | null; prompt: Row | null; profile: Row | null }>(
-    CLAIM_RUN_SQL, [runId, workerId, new Date(now.getTime() + leaseTtlMs).toISOString(), now.toISOString()]);
+    prepared(CLAIM_RUN_SQL, [runId, workerId, new Date(now.getTime() + leaseTtlMs).toISOString(), now.toISOString()]));
   if (!row) return null;
   return {
     ...fromJsonRow<ClaimedRun>("run", row.run),

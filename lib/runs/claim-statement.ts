@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { fromJsonRow, getPool, type PromptModel, type RunModel } from "@/lib/db";
+import { fromJsonRow, getPool, prepared, type PromptModel, type RunModel } from "@/lib/db";
 import { LIVE_RUN_STATUSES_SQL } from "@/lib/run-statuses";
 import { statusColumns } from "@/lib/prompts/transitions";
 import type { ClaimInput } from "@/lib/runs/claim";
@@ -61,11 +61,11 @@ export async function claimInOneStatement(input: ClaimInput, models: ModelTable)
   // `now` is the tick's clock (the spawn time, the cooldown); rows are stamped with the real time, as Prisma stamps them.
   const stamp = new Date().toISOString();
   const moved = statusColumns(["pending"], "in_progress", input.now);
-  const { rows: [row] } = await getPool().query<{ verdict: string; run: Record<string, unknown> | null; prompt: Record<string, unknown> | null }>(CLAIM_SQL, [
+  const { rows: [row] } = await getPool().query<{ verdict: string; run: Record<string, unknown> | null; prompt: Record<string, unknown> | null }>(prepared(CLAIM_SQL, [
     input.projectId, input.promptId, input.now.toISOString(), input.limits.cooldownMs, input.limits.maxExecutors, input.limits.mergesHoldSlot ?? false,
     moved.status, moved.completedAt?.toISOString() ?? null, stamp,
     randomUUID(), input.profile.id, input.profile.adapter, JSON.stringify(models.routes), JSON.stringify(models.otherwise), input.remote ?? false,
-  ]);
+  ]));
   if (row.verdict === "locked") return "locked";
   return row.run ? { run: fromJsonRow<RunModel>("run", row.run), prompt: fromJsonRow<PromptModel>("prompt", row.prompt!) } : null;
 }

@@ -1,5 +1,5 @@
 import { LIVE_RUN_STATUSES } from "@/lib/run-statuses";
-import { getDb, getPool, type Prisma, type RunKind } from "@/lib/db";
+import { getDb, getPool, prepared, type Prisma, type RunKind } from "@/lib/db";
 import { changePromptStatus } from "@/lib/prompts/transitions";
 import { reserveForRun } from "@/lib/budgets/reserve";
 import { claimInOneStatement, PLANNING_KINDS, type ModelTable } from "@/lib/runs/claim-statement";
@@ -71,7 +71,7 @@ export interface ClaimInput {
 
 /** What a claim needs of an agent profile, in one light query (the tick's spawn path). */
 export async function getClaimProfile(id: string): Promise<Profile | null> {
-  const { rows } = await getPool().query<Profile>(`SELECT id, adapter, model, "fallbackModel" FROM "AgentProfile" WHERE id = $1`, [id]);
+  const { rows } = await getPool().query<Profile>(prepared(`SELECT id, adapter, model, "fallbackModel" FROM "AgentProfile" WHERE id = $1`, [id]));
   return rows[0] ?? null;
 }
 
