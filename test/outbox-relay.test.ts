@@ -74,6 +74,7 @@ describe("recordOutbox and publishOutbox", () => {
     expect((await kept()).map(([kind]) => kind)).toEqual(["tick", "merge", "spawn", "github", "recheck", "schedule", "slack"]);
     expect((await kept())[1]).toEqual(["merge", { kind: "merge", runId: "run-m" }]);
 
+    const before = Date.now();
     await publishOutbox(rows);
     expect(await kept()).toEqual([]);
     expect(await committedAndFree()).toEqual([]);
@@ -86,7 +87,10 @@ describe("recordOutbox and publishOutbox", () => {
       ["delivery", { deliveryId: "d-1" }, "gh-d-1"],
       ["recheck", { recheckPullRequestId: "pr-1" }, expect.any(String)],
     ]);
-    expect((await getQueue("tick").getJobScheduler(tickSchedulerId(project.id)))?.every).toBe(4000);
+    const scheduler = await getQueue("tick").getJobScheduler(tickSchedulerId(project.id));
+    expect(scheduler?.every).toBe(4000);
+    // A schedule without a nudge beside it starts its first tick at once (four seconds apart).
+    expect(scheduler?.next).toBeLessThan(before + 4000);
     expect((await getQueue("slack").getJobs(["waiting"])).map((j) => [j.id, j.name, j.data])).toEqual([["slack-41", "event", { deliveryRowId: "41" }]]);
   });
 
@@ -108,6 +112,7 @@ describe("recordOutbox and publishOutbox", () => {
     await other.query("BEGIN");
     await other.query(`LOCK TABLE "LoopState" IN ACCESS EXCLUSIVE MODE`);
     let published = false;
+    let before = 0;
     const publishing = publishOutbox(rows).then(() => { published = true; });
     try {
       await waitUntil("the nudge", async () => (await jobs("tick")).length === 1, 10_000);
@@ -115,12 +120,16 @@ describe("recordOutbox and publishOutbox", () => {
       expect(published).toBe(false);
       expect(await getQueue("tick").getJobScheduler(tickSchedulerId(project.id))).toBeFalsy();
     } finally {
+      before = Date.now();
       await other.query("COMMIT");
       await other.end();
     }
     await publishing;
     expect(await kept()).toEqual([]);
-    expect((await getQueue("tick").getJobScheduler(tickSchedulerId(project.id)))?.every).toBe(4000);
+    // Nudged: the periodic tick starts one period later, not beside the nudge's tick.
+    const scheduler = await getQueue("tick").getJobScheduler(tickSchedulerId(project.id));
+    expect(scheduler?.every).toBe(4000);
+    expect(scheduler?.next).toBeGreaterThanOrEqual(before + 4000);
   });
 
   it("sendViaOutbox commits and publishes at once", async () => {

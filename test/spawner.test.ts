@@ -143,6 +143,11 @@ describe("the spawner: a worker's short commands started by a small process of i
       expect(err).toEqual(["oops"]);
       expect(result).toMatchObject({ exitCode: 4, signal: null, timedOut: false, cancelled: false });
       expect((await agent("kill -KILL $$")).result).toMatchObject({ exitCode: null, signal: "SIGKILL" });
+      // A command line for a shell (a profile's command template), started as one.
+      const lines: OutputLine[] = [];
+      const shelled = await runAgentProcess({ command: 'echo "in a shell: $((1 + 2))"', args: [], shell: true, cwd: tmpdir(), env: { PATH }, onLine: (l) => lines.push(l) });
+      expect(shelled.exitCode).toBe(0);
+      expect(lines.map((l) => l.line)).toEqual(["in a shell: 3"]);
     });
 
     it("loses no output of one that exits at once, nor of one that writes megabytes faster than they are taken", async () => {
