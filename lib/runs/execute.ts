@@ -154,9 +154,11 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
       const text = await campaignRunInput(run, prompt, wt.path, (line) => log.push(line));
       stages.mark("prepared");
       await untilDb("start", () => recordRunStarted(run.id, { branch, worktreePath: wt.path, baseSha: wt.baseSha }));
-      await announce(project.teamId, { type: "agentsChange", projectId: project.id, runId: run.id, promptId: prompt?.id });
-      // The worker has the task: a lead's route (or verify) turn for this prompt or run is delivered.
-      await untilDb("route", () => advanceRoutes(prompt?.id ?? null, "delivered", run.id));
+      await Promise.all([
+        announce(project.teamId, { type: "agentsChange", projectId: project.id, runId: run.id, promptId: prompt?.id }),
+        // The worker has the task: a lead's route (or verify) turn for this prompt or run is delivered.
+        untilDb("route", () => advanceRoutes(prompt?.id ?? null, "delivered", run.id)),
+      ]);
       stages.mark("started");
       return text;
     }),

@@ -1,4 +1,4 @@
-import { getDb } from "@/lib/db";
+import { getPool, prepared } from "@/lib/db";
 import { statusRank, type TurnStatusName } from "@/lib/threads/schema";
 import { setTurnStatus } from "@/lib/threads/status";
 
@@ -14,10 +14,10 @@ export const runTarget = (runId: string) => `run:${runId}`;
 export async function advanceRoutes(promptId: string | null, status: Exclude<TurnStatusName, "sent">, runId?: string): Promise<number> {
   const targets = [promptId ? promptTarget(promptId) : null, runId ? runTarget(runId) : null].filter((t): t is string => t !== null);
   if (targets.length === 0) return 0;
-  const routes = await getDb().turn.findMany({
-    where: { action: { in: ["route", "verify"] }, target: { in: targets }, status: { in: ["sent", "delivered"] } },
-    select: { threadId: true, seq: true, status: true },
-  });
+  // On every run's start: one statement on the pool, not Prisma's query compiler on the worker's thread.
+  const { rows: routes } = await getPool().query<{ threadId: string; seq: number; status: TurnStatusName }>(prepared(
+    `SELECT "threadId", seq, status::text AS status FROM "Turn"
+     WHERE action IN ('route', 'verify') AND target = ANY($1::text[]) AND status IN ('sent', 'delivered')`, [targets]));
   let changed = 0;
   for (const r of routes) {
     if (statusRank(r.status) >= statusRank(status)) continue;

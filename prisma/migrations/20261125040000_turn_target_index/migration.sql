@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "Turn_target_idx" ON "Turn"("target");
