@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { getPool, prepared } from "@/lib/db";
+import { getPool } from "@/lib/db";
 
 export interface DeliveryRow {
   deliveryId: string;
@@ -29,30 +29,26 @@ let flushing = false;
 
 // One statement stores the deliveries and, for those to process, their work orders in the
 // outbox: a delivery accepted while Redis is away is relayed to the github queue later,
-// and a replay (ON CONFLICT) records neither. The batch is one array per column, so the text is
-// the same for any batch size: prepared once per connection, not planned again per batch.
-const INSERT_SQL = `
-  WITH stored AS (
-    INSERT INTO "WebhookDelivery" ("id", "provider", "deliveryId", "event", "action", "projectId", "status", "payload", "processedAt")
-    SELECT d.id, 'github', d."deliveryId", d.event, d.action, d."projectId", d.status, d.payload::jsonb, d."processedAt"
-    FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamp[])
-      WITH ORDINALITY AS d(id, "deliveryId", event, action, "projectId", status, payload, "processedAt", position)
-    ORDER BY d.position
-    ON CONFLICT ("provider", "deliveryId") DO NOTHING RETURNING "deliveryId", "status"
-  ), orders AS (
-    INSERT INTO "Outbox" ("kind", "payload", "createdAt")
-    SELECT 'github', jsonb_build_object('kind', 'github', 'deliveryId', "deliveryId"), timezone('UTC', now())
-    FROM stored WHERE "status" = 'received' RETURNING id, payload->>'deliveryId' AS "deliveryId"
-  )
-  SELECT s."deliveryId", o.id::text AS "outboxId" FROM stored s LEFT JOIN orders o ON o."deliveryId" = s."deliveryId"`;
-
+// and a replay (ON CONFLICT) records neither.
 async function insert(rows: DeliveryRow[]): Promise<Map<string, StoredDelivery>> {
-  const now = new Date();
-  const { rows: inserted } = await getPool().query<{ deliveryId: string; outboxId: string | null }>(prepared(INSERT_SQL, [
-    rows.map(() => randomUUID()), rows.map((r) => r.deliveryId), rows.map((r) => r.event), rows.map((r) => r.action),
-    rows.map((r) => r.projectId), rows.map((r) => r.status), rows.map((r) => storable(r.payload)),
-    rows.map((r) => (r.status === "ignored" ? now : null)),
-  ]));
+  const values: unknown[] = [];
+  const tuples = rows.map((r, i) => {
+    values.push(randomUUID(), r.deliveryId, r.event, r.action, r.projectId, r.status, storable(r.payload), r.status === "ignored" ? new Date() : null);
+    const p = i * 8;
+    return `($${p + 1}, 'github', $${p + 2}, $${p + 3}, $${p + 4}, $${p + 5}, $${p + 6}, $${p + 7}::jsonb, $${p + 8})`;
+  });
+  const { rows: inserted } = await getPool().query<{ deliveryId: string; outboxId: string | null }>(
+    `WITH stored AS (
+       INSERT INTO "WebhookDelivery" ("id", "provider", "deliveryId", "event", "action", "projectId", "status", "payload", "processedAt")
+       VALUES ${tuples.join(", ")} ON CONFLICT ("provider", "deliveryId") DO NOTHING RETURNING "deliveryId", "status"
+     ), orders AS (
+       INSERT INTO "Outbox" ("kind", "payload", "createdAt")
+       SELECT 'github', jsonb_build_object('kind', 'github', 'deliveryId', "deliveryId"), timezone('UTC', now())
+       FROM stored WHERE "status" = 'received' RETURNING id, payload->>'deliveryId' AS "deliveryId"
+     )
+     SELECT s."deliveryId", o.id::text AS "outboxId" FROM stored s LEFT JOIN orders o ON o."deliveryId" = s."deliveryId"`,
+    values,
+  );
   return new Map(inserted.map((r) => [r.deliveryId, { outboxId: r.outboxId }]));
 }
 
