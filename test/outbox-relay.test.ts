@@ -4,6 +4,7 @@ import { Client } from "pg";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createDb, getDb } from "@/lib/db";
 import { captureLogs } from "@/lib/log-capture";
+import { getEnv } from "@/lib/env";
 import { closeQueues, getQueue, publishOutbox, publishOutboxBatched, recordOutbox, relayOutbox, sendViaOutbox, syncTickScheduler, tickSchedulerId, type OutboxMessage } from "@/lib/queues";
 import { isKnownDown, publishTogether } from "@/lib/queues/outbox";
 import { closeRedis, getRedis } from "@/lib/redis/connections";
@@ -130,6 +131,20 @@ describe("recordOutbox and publishOutbox", () => {
     const scheduler = await getQueue("tick").getJobScheduler(tickSchedulerId(project.id));
     expect(scheduler?.every).toBe(4000);
     expect(scheduler?.next).toBeGreaterThanOrEqual(before + 4000);
+  });
+
+  it("with nudges off, a schedule published beside a (would-be) nudge starts its first tick at once: no nudge's tick runs beside it", async () => {
+    const project = await runningProject();
+    const rows = await record([{ kind: "schedule", projectId: project.id, nudged: true }]);
+    const nudgesWere = getEnv().NUDGES;
+    Object.assign(getEnv(), { NUDGES: "off" });
+    const before = Date.now();
+    try {
+      await publishOutbox(rows);
+    } finally {
+      Object.assign(getEnv(), { NUDGES: nudgesWere });
+    }
+    expect((await getQueue("tick").getJobScheduler(tickSchedulerId(project.id)))?.next).toBeLessThan(before + 4000);
   });
 
   it("sendViaOutbox commits and publishes at once", async () => {
