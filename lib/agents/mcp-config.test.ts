@@ -42,7 +42,11 @@ describe("mcpWiring", () => {
   it("gives Kilo Code, Cline and Factory Droid a file each in the run's HOME where they read their MCP servers, and no flag", () => {
     const files = (adapter: string) => { const w = mcpWiring(adapter, URL, "/home/agent")!; expect(w.args).toEqual([]); return w.files.map((f) => [f.path, JSON.parse(f.content)]); };
     expect(files("kilo")).toEqual([[".config/kilo/kilo.json", { mcp: { ringmaster: { type: "remote", url: URL, enabled: true } } }]]);
-    expect(files("droid")).toEqual([[".factory/mcp.json", { mcpServers: { ringmaster: { type: "http", url: URL, disabled: false } } }]]);
+    // Droid's local settings make it connect the server before its first model request.
+    expect(files("droid")).toEqual([
+      [".factory/mcp.json", { mcpServers: { ringmaster: { type: "http", url: URL, disabled: false } } }],
+      [".factory/settings.local.json", { blockOnMcpLoad: true }],
+    ]);
     expect(files("cline")).toEqual([[".cline/data/settings/cline_mcp_settings.json", { mcpServers: { ringmaster: { type: "streamableHttp", url: URL, disabled: false } } }]]);
   });
 

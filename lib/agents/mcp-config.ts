@@ -19,6 +19,8 @@ const OPENCODE_CONFIG = ".config/opencode/opencode.json";
 const KILO_CONFIG = ".config/kilo/kilo.json";
 // Factory Droid's user-level MCP file, as `droid mcp add --type http` writes it (settings.json is apart).
 const DROID_MCP = ".factory/mcp.json";
+// Droid's user-level local settings, read over settings.json (which a profile's DROID_SETTINGS_CONTENT fills).
+const DROID_LOCAL_SETTINGS = ".factory/settings.local.json";
 // Cline's MCP settings beside its providers.json (which a profile's CLINE_PROVIDERS_CONTENT fills).
 const CLINE_MCP_SETTINGS = ".cline/data/settings/cline_mcp_settings.json";
 
@@ -39,7 +41,10 @@ const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
  * - Cline: no flag; `mcpServers` in its `cline_mcp_settings.json` in the run's HOME, a
  *   `streamableHttp` server (its `--auto-approve` covers the tools).
  * - Factory Droid: no flag; `mcpServers` in `~/.factory/mcp.json`, an `http` server, as
- *   `droid mcp add --type http` writes it. It offers MCP tools to its model through ToolSearch.
+ *   `droid mcp add --type http` writes it. It offers MCP tools to its model through ToolSearch,
+ *   named in a reminder of its first request only: `blockOnMcpLoad` (in the run's own
+ *   settings.local.json) makes `droid exec` connect its servers before that request, without
+ *   which a server slower than droid's start (a loaded machine) is never offered to the model.
  * - pi has no MCP client (by its author's choice, README "No MCP"): it gets none.
  * - The demo agent reads the URL from its environment.
  * The gateway adds the run's token, so no file holds it. Null: the CLI has no MCP support.
@@ -79,7 +84,12 @@ export function mcpWiring(adapter: string, url: string, home: string): McpWiring
     case "cline":
       return { args: [], env: {}, files: [{ path: CLINE_MCP_SETTINGS, content: json({ mcpServers: { [MCP_SERVER_NAME]: { type: "streamableHttp", url, disabled: false } } }) }] };
     case "droid":
-      return { args: [], env: {}, files: [{ path: DROID_MCP, content: json({ mcpServers: { [MCP_SERVER_NAME]: { type: "http", url, disabled: false } } }) }] };
+      return {
+        args: [], env: {}, files: [
+          { path: DROID_MCP, content: json({ mcpServers: { [MCP_SERVER_NAME]: { type: "http", url, disabled: false } } }) },
+          { path: DROID_LOCAL_SETTINGS, content: json({ blockOnMcpLoad: true }) },
+        ],
+      };
     case "demo":
       return { args: [], env: {}, files: [] };
     default:
