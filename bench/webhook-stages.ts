@@ -49,7 +49,7 @@ await stage("parse + cached secret lookup + verify", async (h) => {
   const targets = await repoTargets(p.repository.full_name);
   return targets.find((t) => t.secret && signatureMatches(t.secret, raw, h.get("x-hub-signature-256")!));
 });
-await stage("the INSERT alone (batched)", (h) => storeDelivery({ deliveryId: h.get("x-github-delivery")!, event: "issue_comment", action: "created", projectId: null, status: "received", payload: raw }));
+await stage("the INSERT alone (batched)", (h) => storeDelivery({ deliveryId: h.get("x-github-delivery")!, event: "issue_comment", action: "created", projectId: null, status: "received", payload: raw, subject: "#1" }));
 await stage("whole intake (verify, INSERT, enqueue)", (h) => receiveGithubDelivery(h, raw));
 // Processing: the deliveries the whole intake just stored for the project, claimed, dispatched
 // (an issue comment mentioning no one: ignored) and settled; one a job, then 32 a job.

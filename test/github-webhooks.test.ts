@@ -162,6 +162,20 @@ describe("webhook intake under hostile input", () => {
     expect((await rows(sent.deliveryId))[0].status).toBe("ignored");
   });
 
+  it("keeps a delivery's JSON as GitHub sent it, lz4-compressed, with what it is about", async () => {
+    const { fullName } = await createGithubProject(double);
+    const review = example("pull_request_review", "submitted", fullName, (p) => { p.pull_request.number = 41; p.review.body = "x".repeat(20_000); });
+    const sent = await deliver("pull_request_review", review);
+    expect(sent.status).toBe(202);
+    const { getPool } = await import("@/lib/db");
+    const { rows: [stored] } = await getPool().query(
+      `SELECT "payload"::text AS raw, pg_typeof("payload")::text AS type, pg_column_compression("payload") AS compression, "subject" FROM "WebhookDelivery" WHERE "deliveryId" = $1`,
+      [sent.deliveryId],
+    );
+    // Byte for byte (json, not jsonb: nothing re-serialized, no escape refused), compressed cheaply.
+    expect(stored).toEqual({ raw: sent.raw, type: "json", compression: "lz4", subject: "#41" });
+  });
+
   it("cuts a chunked body off at the size cap while reading, without buffering the rest", async () => {
     const { POST } = await import("@/app/api/webhooks/github/route");
     const chunk = new Uint8Array(1024 * 1024).fill(0x20);

@@ -64,6 +64,9 @@ function schemaDump(url: string) {
   return sortMembers(dump.split("\n").filter((line) => line.trim() !== "" && !NOISE.test(line)));
 }
 
+// What a migration sets by hand that schema.prisma cannot say: each must be in the built schema.
+const BEYOND_PRISMA = ['ALTER TABLE ONLY public."WebhookDelivery" ALTER COLUMN payload SET COMPRESSION lz4;'];
+
 afterAll(async () => {
   for (const name of created) await dropDatabase(adminUrl, name);
 });
@@ -79,7 +82,9 @@ describe("applyMigrations", () => {
     );
     expect(diff.status, diff.stderr).toBe(0);
     await query(expected, diff.stdout);
-    expect(schemaDump(migrated)).toEqual(schemaDump(expected));
+    const built = schemaDump(migrated);
+    for (const line of BEYOND_PRISMA) expect(built).toContain(line);
+    expect(built.filter((line) => !BEYOND_PRISMA.includes(line))).toEqual(schemaDump(expected));
   });
 
   it("records each migration as prisma migrate deploy does, and applies nothing the second time", async () => {

@@ -28,9 +28,10 @@ async function claim(deliveryIds: string[]): Promise<ClaimedRow[]> {
        WHERE "provider" = 'github' AND "deliveryId" = ANY($1::text[]) AND ("status" = 'received'
          OR ("status" = 'processing' AND "processedAt" < timezone('UTC', now()) - make_interval(secs => $2::float8 / 1000)))
        RETURNING "id", "deliveryId", "event", "projectId", CASE WHEN pg_column_size("payload") <= $3 THEN "payload" END AS "payload",
-         -- What the delivery is about: deliveries about one thing keep their order (a review after
-         -- the push it reviews); different things in one batch go side by side.
-         COALESCE('#' || COALESCE("payload"->'pull_request'->>'number', "payload"->'issue'->>'number'),
+         -- What the delivery is about (taken at intake: deliverySubject): deliveries about one
+         -- thing keep their order (a review after the push it reviews); different things in one
+         -- batch go side by side. A row stored before the intake took it is read from its payload.
+         COALESCE("subject", '#' || COALESCE("payload"->'pull_request'->>'number', "payload"->'issue'->>'number'),
            '@' || COALESCE("payload"->'check_run'->>'head_sha', "payload"->'check_suite'->>'head_sha', "payload"->>'sha'), "event") AS "subject"
      )
      SELECT d.*,

@@ -7,16 +7,30 @@ export interface DeliveryRow {
   action: string | null;
   projectId: string | null;
   status: "received" | "ignored";
-  /** The delivery's JSON text as GitHub sent it (stored as jsonb without re-serializing). */
+  /** The delivery's JSON text as GitHub sent it (stored as json, as it is: \u0000 and unpaired surrogates too). */
   payload: string;
+  /** What it is about (deliverySubject). */
+  subject: string;
 }
 
-// jsonb refuses \u0000 and unpaired surrogate escapes, which a signed delivery may well carry
-// (a commit message, a comment): such a body is kept whole as a jsonb string of its raw text.
-const JSONB_REFUSES = /\\u(0000|d[89a-f])/i;
-const storable = (raw: string) => (JSONB_REFUSES.test(raw) ? JSON.stringify(raw) : raw);
+/**
+ * What a delivery is about: `#<n>` for a pull request or issue, `@<sha>` for a commit (a check
+ * run or suite, a status), else its event. Deliveries about one thing are processed in order.
+ */
+export function deliverySubject(event: string, payload: GithubSubjectFields): string {
+  const text = (v: unknown) => (v === undefined || v === null ? null : typeof v === "object" ? JSON.stringify(v) : String(v));
+  const number = text(payload.pull_request?.number) ?? text(payload.issue?.number);
+  if (number !== null) return `#${number}`;
+  const sha = text(payload.check_run?.head_sha) ?? text(payload.check_suite?.head_sha) ?? text(payload.sha);
+  return sha === null ? event : `@${sha}`;
+}
 
-/** A stored payload as the object GitHub sent, whichever way it was stored. */
+type GithubSubjectFields = {
+  pull_request?: { number?: unknown } | null; issue?: { number?: unknown } | null;
+  check_run?: { head_sha?: unknown } | null; check_suite?: { head_sha?: unknown } | null; sha?: unknown;
+};
+
+/** A stored payload as the object GitHub sent (rows stored as jsonb before were kept as a string of the raw text where jsonb refused it). */
 export const storedPayload = (value: unknown): unknown => (typeof value === "string" ? JSON.parse(value) : value);
 
 /** A stored delivery; `outboxId` is its work order when it is to be processed. */
@@ -33,13 +47,13 @@ let flushing = false;
 async function insert(rows: DeliveryRow[]): Promise<Map<string, StoredDelivery>> {
   const values: unknown[] = [];
   const tuples = rows.map((r, i) => {
-    values.push(randomUUID(), r.deliveryId, r.event, r.action, r.projectId, r.status, storable(r.payload), r.status === "ignored" ? new Date() : null);
-    const p = i * 8;
-    return `($${p + 1}, 'github', $${p + 2}, $${p + 3}, $${p + 4}, $${p + 5}, $${p + 6}, $${p + 7}::jsonb, $${p + 8})`;
+    values.push(randomUUID(), r.deliveryId, r.event, r.action, r.projectId, r.status, r.payload, r.status === "ignored" ? new Date() : null, r.subject);
+    const p = i * 9;
+    return `($${p + 1}, 'github', $${p + 2}, $${p + 3}, $${p + 4}, $${p + 5}, $${p + 6}, $${p + 7}::json, $${p + 8}, $${p + 9})`;
   });
   const { rows: inserted } = await getPool().query<{ deliveryId: string; outboxId: string | null }>(
     `WITH stored AS (
-       INSERT INTO "WebhookDelivery" ("id", "provider", "deliveryId", "event", "action", "projectId", "status", "payload", "processedAt")
+       INSERT INTO "WebhookDelivery" ("id", "provider", "deliveryId", "event", "action", "projectId", "status", "payload", "processedAt", "subject")
        VALUES ${tuples.join(", ")} ON CONFLICT ("provider", "deliveryId") DO NOTHING RETURNING "deliveryId", "status"
      ), orders AS (
        INSERT INTO "Outbox" ("kind", "payload", "createdAt")

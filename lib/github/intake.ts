@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { getEnv } from "@/lib/env";
 import { publishOutboxBatched } from "@/lib/queues";
 import { freshRepoTargets, repoTargets, type RepoTarget } from "@/lib/github/webhook-secrets";
-import { storeDelivery } from "@/lib/github/delivery-store";
+import { deliverySubject, storeDelivery } from "@/lib/github/delivery-store";
 
 export const HANDLED_EVENTS = new Set([
   "pull_request", "pull_request_review", "pull_request_review_comment", "issue_comment", "issues",
@@ -19,7 +19,7 @@ export function signatureMatches(secret: string, raw: string, signature: string)
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-function parse(raw: string): { repository?: { full_name?: string }; action?: string } | null {
+function parse(raw: string): ({ repository?: { full_name?: string }; action?: string } & Parameters<typeof deliverySubject>[1]) | null {
   try {
     const value = JSON.parse(raw);
     return value && typeof value === "object" ? value : null;
@@ -63,6 +63,7 @@ export async function receiveGithubDelivery(headers: Pick<Headers, "get">, raw: 
     projectId: target?.projectId ?? null, status: handled ? "received" : "ignored",
     // An ignored delivery is kept for the record (and deduplication), not its content.
     payload: handled ? raw : "{}",
+    subject: deliverySubject(event, payload),
   });
   if (!stored) return { status: 200, body: { duplicate: true } };
   if (!handled || !stored.outboxId) return { status: 200, body: { ignored: true } };

@@ -52,7 +52,7 @@ async function store(deliveryId: string, event: string, eventId: string, payload
   const { rows } = await getPool().query<{ rowId: string; outboxId: string }>(
     `WITH stored AS (
        INSERT INTO "WebhookDelivery" ("id", "provider", "deliveryId", "event", "action", "status", "payload")
-       VALUES ($1, 'slack', $2, $3, $4, 'received', $5::jsonb) ON CONFLICT ("provider", "deliveryId") DO NOTHING RETURNING id
+       VALUES ($1, 'slack', $2, $3, $4, 'received', $5::json) ON CONFLICT ("provider", "deliveryId") DO NOTHING RETURNING id
      ), orders AS (
        INSERT INTO "Outbox" ("kind", "payload", "createdAt")
        SELECT 'slack', jsonb_build_object('kind', 'slack', 'deliveryRowId', id), timezone('UTC', now()) FROM stored RETURNING id
