@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { readOrEmpty } from "@/lib/git/fs";
 
 /**
@@ -50,10 +50,13 @@ export function writeWhole(file: string, content: string): void {
   renameSync(tmp, file);
 }
 
-/** The admin entry learns where its worktree now is (what `git worktree move` does after its rename). */
-export function relink(worktree: string): string {
+/**
+ * The admin entry learns where its worktree now is (what `git worktree move` does after its
+ * rename), or, with `to`, where it is about to be moved (its folder must exist).
+ */
+export function relink(worktree: string, to = worktree): string {
   const admin = adminDirOf(worktree);
-  writeWhole(join(admin, "gitdir"), `${realpathSync(worktree)}/.git\n`);
+  writeWhole(join(admin, "gitdir"), `${join(realpathSync(dirname(to)), basename(to))}/.git\n`);
   return admin;
 }
 

@@ -49,11 +49,14 @@ async function claim(pool: string, name: string): Promise<string | null> {
   return at;
 }
 
-// Into `ready/` under the name of the tip it is at (a new one keeps its name, so its git entry's name says where it came from).
+// Into `ready/` under the name of the tip it is at (a new one keeps its name, so its git entry's
+// name says where it came from). Its git entry is pointed there first: a run may take it from
+// `ready/` (and point it at itself) the moment it is there, and a relink after the rename raced
+// that take (the entry's .git gone from under it, or the run's pointer overwritten).
 async function publish(pool: string, at: string, name: string): Promise<void> {
   const to = join(readyDir(pool), name);
+  relink(at, to);
   await rename(at, to);
-  relink(to);
 }
 
 // What a filler that died left in `building/`: folders, and git entries (locked, so git keeps
