@@ -246,6 +246,24 @@ describe("relayOutbox", () => {
     expect(await relayOutbox()).toBe(1);
     expect(await kept()).toEqual([]);
   });
+
+  it("drops a row that is no message, and says so, instead of failing every relay before the rows behind it", async () => {
+    const project = await runningProject();
+    // Written by another version, or by hand: a spawn order without its run, a kind it does not know.
+    await getDb().outbox.createMany({ data: [
+      { kind: "spawn", payload: { kind: "spawn" } },
+      { kind: "tick", payload: { kind: "tick", projectId: project.id, reason: "behind the bad rows" } },
+      { kind: "gone", payload: { kind: "gone", id: "x" } },
+    ] });
+    await ageAll(1500);
+    expect(await relayOutbox()).toBe(1);
+    expect(await kept()).toEqual([]);
+    expect(await jobs("tick")).toEqual([[expect.any(String), "nudge", { projectId: project.id, reason: "behind the bad rows" }]]);
+    expect(await jobs("spawn")).toEqual([]);
+    expect(lines.filter((l) => l.name === "outbox").map(({ level, msg, rows }) => [level, msg, rows])).toEqual([
+      [50, "outbox rows that are no message dropped", [{ id: expect.any(String), payload: { kind: "spawn" } }, { id: expect.any(String), payload: { kind: "gone", id: "x" } }]],
+    ]);
+  });
 });
 
 /** Closes the shared producer connection as an outage would, and waits until ioredis says so. */
