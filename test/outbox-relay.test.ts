@@ -245,6 +245,33 @@ describe("relayOutbox", () => {
     expect(await jobs("spawn")).toEqual([["r2", "spawn", { runId: "r2" }]]);
     expect(await relayOutbox()).toBe(1);
     expect(await kept()).toEqual([]);
+    expect(outboxSaid()).toEqual([]);
+  });
+
+  it("relays every kind of message it reads, and drops each one missing a field or with a field of another type", async () => {
+    const project = await runningProject();
+    const good = [
+      { kind: "tick", projectId: project.id, reason: "r" }, { kind: "merge", runId: "run-m" }, { kind: "spawn", runId: "run-s" },
+      { kind: "schedule", projectId: project.id, nudged: true }, { kind: "github", deliveryId: "d-1" },
+      { kind: "recheck", pullRequestId: "pr-1" }, { kind: "slack", deliveryRowId: "41" },
+    ];
+    const bad = [
+      { kind: "tick", projectId: project.id }, { kind: "tick", projectId: "", reason: "r" }, { kind: "merge", runId: "" }, { kind: "merge", runId: 7 },
+      { kind: "spawn", runId: "" }, { kind: "schedule", projectId: "" }, { kind: "schedule", projectId: project.id, nudged: "yes" },
+      { kind: "github", deliveryId: "" }, { kind: "recheck", pullRequestId: "" }, { kind: "slack", deliveryRowId: "" }, { runId: "run-x" },
+    ];
+    await getDb().outbox.createMany({ data: [...bad, ...good].map((payload) => ({ kind: String(payload.kind ?? "none"), payload })) });
+    await ageAll(1500);
+    expect(await relayOutbox()).toBe(good.length);
+    expect(await kept()).toEqual([]);
+    expect(await jobs("tick")).toEqual([[expect.any(String), "nudge", { projectId: project.id, reason: "r" }]]);
+    expect(await jobs("merge")).toEqual([["merge-run-m", "merge", { runId: "run-m" }]]);
+    expect(await jobs("spawn")).toEqual([["run-s", "spawn", { runId: "run-s" }]]);
+    expect((await jobs("github")).map(([, name]) => name).sort()).toEqual(["delivery", "recheck"]);
+    expect((await getQueue("slack").getJobs(["waiting"])).map((j) => j.id)).toEqual(["slack-41"]);
+    expect((await getQueue("tick").getJobScheduler(tickSchedulerId(project.id)))?.every).toBe(4000);
+    const dropped = lines.filter((l) => l.msg === "outbox rows that are no message dropped").flatMap((l) => l.rows as { payload: unknown }[]);
+    expect(dropped.map((r) => r.payload)).toEqual(bad);
   });
 
   it("drops a row that is no message, and says so, instead of failing every relay before the rows behind it", async () => {

@@ -9,8 +9,9 @@ import { enqueueMerge, enqueueSpawn, enqueueTick, removeTickScheduler, upsertTic
 import { tickPeriodMs } from "@/lib/queues/tick-period";
 import { enqueueGithub, enqueuePullRequestRecheck, enqueueSlack } from "@/lib/queues/github";
 
-const id = z.string().min(1);
-const outboxMessage = z.discriminatedUnion("kind", [
+// Built by each relay that found due rows (microseconds), not when the module loads: what the
+// relay accepts is then what its tests see, a change to it included.
+const outboxMessage = (id = z.string().min(1)) => z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("tick"), projectId: id, reason: z.string() }),
   z.object({ kind: z.literal("merge"), runId: id }),
   z.object({ kind: z.literal("spawn"), runId: id }),
@@ -24,7 +25,7 @@ const outboxMessage = z.discriminatedUnion("kind", [
 ]);
 
 /** A wake-up or work order that must survive Redis being away when its cause commits. */
-export type OutboxMessage = z.infer<typeof outboxMessage>;
+export type OutboxMessage = z.infer<ReturnType<typeof outboxMessage>>;
 export interface OutboxRow { id: string; message: OutboxMessage }
 
 // The fast path publishes right after the commit; the relay leaves young rows to it.
@@ -155,7 +156,8 @@ export async function relayOutbox(limit = 100): Promise<number> {
        ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`, [RELAY_AFTER_MS, limit]);
     // A row no message reads (written by another version, or by hand) can never be published:
     // it goes, said in the log, instead of failing every relay before the rows behind it.
-    const unreadable = rows.filter((r) => !outboxMessage.safeParse(r.payload).success);
+    const schema = outboxMessage();
+    const unreadable = rows.filter((r) => !schema.safeParse(r.payload).success);
     if (unreadable.length) getLogger("outbox").error({ rows: unreadable.map((r) => ({ id: String(r.id), payload: r.payload })) }, "outbox rows that are no message dropped");
     const readable = rows.filter((r) => !unreadable.includes(r));
     // The relay runs in the background: it may wait for a connection coming back.
