@@ -10,6 +10,7 @@ import { encryptSecret } from "@/lib/crypto/secrets";
 import { processDelivery } from "@/lib/github/deliveries";
 import { startGithubDouble } from "./helpers/github-fixtures";
 import { createBareProject } from "./helpers/runs";
+import { deliveryColumns } from "./helpers/deliveries";
 
 const double = await startGithubDouble();
 afterAll(() => double.stop());
@@ -50,7 +51,7 @@ async function appProject() {
 
 async function processStored(projectId: string, event: string, payload: Json) {
   const deliveryId = `act-${++n}-${Math.random().toString(36).slice(2, 6)}`;
-  await getDb().webhookDelivery.create({ data: { provider: "github", deliveryId, event, projectId, payload: payload as never } });
+  await getDb().webhookDelivery.create({ data: { provider: "github", deliveryId, event, projectId, ...deliveryColumns(event, payload) } });
   return processDelivery(deliveryId);
 }
 

@@ -4,6 +4,7 @@ import { processDelivery } from "@/lib/github/deliveries";
 import { pollPullRequests } from "@/lib/github/poll";
 import { createBareProject, emptyQueues, queuedJobs } from "./helpers/runs";
 import { useGithubTestEnv } from "./helpers/github-env";
+import { deliveryColumns } from "./helpers/deliveries";
 
 useGithubTestEnv();
 
@@ -25,7 +26,7 @@ async function githubProject() {
 
 async function stored(projectId: string | null, event: string, payload: Json, over: Json = {}) {
   const deliveryId = `dl-${++n}-${Math.random().toString(36).slice(2, 6)}`;
-  await getDb().webhookDelivery.create({ data: { provider: "github", deliveryId, event, projectId, payload: payload as never, ...over } });
+  await getDb().webhookDelivery.create({ data: { provider: "github", deliveryId, event, projectId, ...deliveryColumns(event, payload), ...over } });
   return deliveryId;
 }
 
@@ -162,7 +163,7 @@ describe("processing a stored delivery (invariant 6)", () => {
     const message = "Cannot read properties of null (reading 'number')";
     await expect(processDelivery(id)).rejects.toThrow(new TypeError(message));
     expect(await rowOf(id)).toMatchObject({ status: "received", processedAt: null, error: message });
-    await getDb().webhookDelivery.update({ where: { provider_deliveryId: { provider: "github", deliveryId: id } }, data: { payload: { action: "closed", pull_request: { number: 99, state: "closed", head: { sha: "x", ref: "y" } } } } });
+    await getDb().webhookDelivery.update({ where: { provider_deliveryId: { provider: "github", deliveryId: id } }, data: { payload: JSON.stringify({ action: "closed", pull_request: { number: 99, state: "closed", head: { sha: "x", ref: "y" } } }) } });
     expect(await processDelivery(id)).toBe("ignored");
     // The retry that succeeds leaves no trace of the earlier failure.
     const retried = await rowOf(id);

@@ -18,7 +18,7 @@ async function projectWithOpenPr() {
 
 const delivery = (projectId: string, minutesAgo: number) => getDb().webhookDelivery.create({
   data: {
-    provider: "github", deliveryId: `poll-${Math.random()}`, event: "ping", projectId, status: "processed", payload: {},
+    provider: "github", deliveryId: `poll-${Math.random()}`, event: "ping", projectId, status: "processed", payload: "{}",
     receivedAt: new Date(Date.now() - minutesAgo * 60_000),
   },
 });

@@ -104,6 +104,44 @@ describe("applyMigrations", () => {
     }
   });
 
+  it("keeps every stored delivery's payload as its JSON text and gives GitHub's their subjects", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "rm-migrations-"));
+    try {
+      const textMigration = migrationNames.indexOf("20261128020000_webhook_payload_text");
+      for (const name of migrationNames.slice(0, textMigration)) cpSync(path.join(MIGRATIONS_DIR, name), path.join(dir, name), { recursive: true });
+      const url = await scratchDatabase();
+      await applyMigrations(url, { migrationsDir: dir });
+      // Rows as the version before stored them: json payloads, most without a subject, one kept
+      // as a JSON string of its raw text (what jsonb refused once), a Slack event.
+      await query(url, `INSERT INTO "WebhookDelivery" ("id", "provider", "deliveryId", "event", "status", "payload", "subject") VALUES
+        ('a', 'github', 'd-a', 'pull_request_review', 'received', '{"pull_request": {"number": 12}, "issue": {"number": 3}}', NULL),
+        ('b', 'github', 'd-b', 'check_run', 'processing', '{"check_run": {"head_sha": "abc"}, "sha": "0f0"}', NULL),
+        ('c', 'github', 'd-c', 'push', 'received', '{ "ref" : "refs/heads/main" }', NULL),
+        ('d', 'github', 'd-d', 'issue_comment', 'received', '"{\\"issue\\": {\\"number\\": 5}, \\"body\\": \\"lone:\\\\ud800\\"}"', NULL),
+        ('e', 'github', 'd-e', 'issue_comment', 'received', '{"issue": {"number": 6}, "body": "nul:\\u0000"}', NULL),
+        ('f', 'github', 'd-f', 'issues', 'received', '{"issue": {"number": 7}}', '#99'),
+        ('g', 'github', 'd-g', 'issues', 'processed', '{"issue": {"number": 8}}', NULL),
+        ('h', 'slack', 'd-h', 'message', 'received', '{"connectionId": "x"}', NULL)`);
+      await applyMigrations(url);
+      const rows = await query<{ id: string; payload: string }>(url, `SELECT "id", "payload", "subject", pg_typeof("payload")::text AS type FROM "WebhookDelivery" ORDER BY "id"`);
+      expect(rows).toEqual([
+        { id: "a", payload: '{"pull_request": {"number": 12}, "issue": {"number": 3}}', subject: "#12", type: "text" },
+        { id: "b", payload: '{"check_run": {"head_sha": "abc"}, "sha": "0f0"}', subject: "@abc", type: "text" },
+        { id: "c", payload: '{ "ref" : "refs/heads/main" }', subject: "push", type: "text" },
+        // The raw text itself, whose fields Postgres cannot read (a lone surrogate): its event.
+        { id: "d", payload: '{"issue": {"number": 5}, "body": "lone:\\ud800"}', subject: "issue_comment", type: "text" },
+        { id: "e", payload: '{"issue": {"number": 6}, "body": "nul:\\u0000"}', subject: "issue_comment", type: "text" },
+        { id: "f", payload: '{"issue": {"number": 7}}', subject: "#99", type: "text" },
+        // Processed: never claimed again.
+        { id: "g", payload: '{"issue": {"number": 8}}', subject: null, type: "text" },
+        { id: "h", payload: '{"connectionId": "x"}', subject: null, type: "text" },
+      ]);
+      expect(JSON.parse(rows[3].payload)).toEqual({ issue: { number: 5 }, body: "lone:\ud800" });
+    } finally {
+      rmSync(dir, { recursive: true });
+    }
+  });
+
   it("applies each migration once when two processes start together", async () => {
     const url = await scratchDatabase();
     const [first, second] = await Promise.all([applyMigrations(url), applyMigrations(url)]);

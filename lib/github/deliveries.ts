@@ -13,7 +13,7 @@ const PARALLEL_SUBJECTS = 8;
 export const BATCHED_PAYLOAD_BYTES = 16 * 1024;
 
 type ClaimedRow = {
-  id: string; deliveryId: string; event: string; projectId: string | null; payload: unknown; subject: string;
+  id: string; deliveryId: string; event: string; projectId: string | null; payload: string | null; subject: string;
   project: (Omit<ProjectView, "githubConnection"> & { archivedAt: string | null }) | null;
   connection: ProjectView["githubConnection"];
 };
@@ -30,9 +30,8 @@ async function claim(deliveryIds: string[]): Promise<ClaimedRow[]> {
        RETURNING "id", "deliveryId", "event", "projectId", CASE WHEN pg_column_size("payload") <= $3 THEN "payload" END AS "payload",
          -- What the delivery is about (taken at intake: deliverySubject): deliveries about one
          -- thing keep their order (a review after the push it reviews); different things in one
-         -- batch go side by side. A row stored before the intake took it is read from its payload.
-         COALESCE("subject", '#' || COALESCE("payload"->'pull_request'->>'number', "payload"->'issue'->>'number'),
-           '@' || COALESCE("payload"->'check_run'->>'head_sha', "payload"->'check_suite'->>'head_sha', "payload"->>'sha'), "event") AS "subject"
+         -- batch go side by side.
+         "subject"
      )
      SELECT d.*,
        CASE WHEN p.id IS NULL THEN NULL ELSE json_build_object('id', p.id, 'teamId', p."teamId", 'planningKey', p."planningKey", 'name', p.name,
@@ -66,7 +65,7 @@ function payloadOf(row: ClaimedRow): Payload | null {
 // A payload left out of the batch (too large), read when it is processed.
 async function fullPayload(row: ClaimedRow): Promise<Payload> {
   if (row.payload !== null) return storedPayload(row.payload) as Payload;
-  const { rows } = await getPool().query<{ payload: unknown }>(`SELECT "payload" FROM "WebhookDelivery" WHERE "id" = $1`, [row.id]);
+  const { rows } = await getPool().query<{ payload: string }>(`SELECT "payload" FROM "WebhookDelivery" WHERE "id" = $1`, [row.id]);
   return storedPayload(rows[0].payload) as Payload;
 }
 

@@ -7,7 +7,7 @@ export interface DeliveryRow {
   action: string | null;
   projectId: string | null;
   status: "received" | "ignored";
-  /** The delivery's JSON text as GitHub sent it (stored as json, as it is: \u0000 and unpaired surrogates too). */
+  /** The delivery's JSON text as GitHub sent it, stored as it is (\u0000 and unpaired surrogates too). */
   payload: string;
   /** What it is about (deliverySubject). */
   subject: string;
@@ -30,8 +30,8 @@ type GithubSubjectFields = {
   check_run?: { head_sha?: unknown } | null; check_suite?: { head_sha?: unknown } | null; sha?: unknown;
 };
 
-/** A stored payload as the object GitHub sent (rows stored as jsonb before were kept as a string of the raw text where jsonb refused it). */
-export const storedPayload = (value: unknown): unknown => (typeof value === "string" ? JSON.parse(value) : value);
+/** A stored payload (its JSON text) as the object GitHub sent. */
+export const storedPayload = (text: string): unknown => JSON.parse(text);
 
 /** A stored delivery; `outboxId` is its work order when it is to be processed. */
 export interface StoredDelivery { outboxId: string | null }
@@ -49,7 +49,7 @@ async function insert(rows: DeliveryRow[]): Promise<Map<string, StoredDelivery>>
   const tuples = rows.map((r, i) => {
     values.push(randomUUID(), r.deliveryId, r.event, r.action, r.projectId, r.status, r.payload, r.status === "ignored" ? new Date() : null, r.subject);
     const p = i * 9;
-    return `($${p + 1}, 'github', $${p + 2}, $${p + 3}, $${p + 4}, $${p + 5}, $${p + 6}, $${p + 7}::json, $${p + 8}, $${p + 9})`;
+    return `($${p + 1}, 'github', $${p + 2}, $${p + 3}, $${p + 4}, $${p + 5}, $${p + 6}, $${p + 7}, $${p + 8}, $${p + 9})`;
   });
   const { rows: inserted } = await getPool().query<{ deliveryId: string; outboxId: string | null }>(
     `WITH stored AS (

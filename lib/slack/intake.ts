@@ -52,7 +52,7 @@ async function store(deliveryId: string, event: string, eventId: string, payload
   const { rows } = await getPool().query<{ rowId: string; outboxId: string }>(
     `WITH stored AS (
        INSERT INTO "WebhookDelivery" ("id", "provider", "deliveryId", "event", "action", "status", "payload")
-       VALUES ($1, 'slack', $2, $3, $4, 'received', $5::json) ON CONFLICT ("provider", "deliveryId") DO NOTHING RETURNING id
+       VALUES ($1, 'slack', $2, $3, $4, 'received', $5) ON CONFLICT ("provider", "deliveryId") DO NOTHING RETURNING id
      ), orders AS (
        INSERT INTO "Outbox" ("kind", "payload", "createdAt")
        SELECT 'slack', jsonb_build_object('kind', 'slack', 'deliveryRowId', id), timezone('UTC', now()) FROM stored RETURNING id
@@ -82,7 +82,8 @@ export async function receiveSlackEvent(connectionId: string, headers: Pick<Head
   if (body.type !== "event_callback" || !eventId || !isRequest(event, known!.botUserId)) return { status: 200, body: { ignored: true } };
 
   const deliveryId = `${connectionId}:${event.channel!.slice(0, 40)}:${event.ts!.slice(0, 40)}`;
-  // jsonb refuses NUL and lone surrogates, which a signed message may still carry: they go.
+  // A message's text becomes a prompt's, and Postgres's text refuses NUL (lone surrogates are no
+  // UTF-8): a signed message may still carry them, and they go.
   const text = typeof event.text === "string" ? event.text.replace(/\u0000/g, "").replace(LONE_SURROGATE, "\uFFFD") : "";
   const stored: StoredSlackEvent = { connectionId, eventId, event: { type: event.type, subtype: event.subtype, user: event.user, channel: event.channel, ts: event.ts, thread_ts: event.thread_ts, text } };
   const outbox = await store(deliveryId, event.type!, eventId, stored);

@@ -29,7 +29,7 @@ export async function processSlackDelivery(rowId: string, now = new Date()): Pro
     return null;
   }
   const row = await db.webhookDelivery.findUniqueOrThrow({ where: { id: rowId } });
-  const stored = row.payload as unknown as StoredSlackEvent;
+  const stored = JSON.parse(row.payload) as StoredSlackEvent;
   try {
     const conn = await db.slackConnection.findUnique({ where: { id: stored.connectionId } });
     const e = stored.event;
