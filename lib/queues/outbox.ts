@@ -151,18 +151,23 @@ export async function relayOutbox(limit = 100): Promise<number> {
   let failure: unknown;
   try {
     await client.query("BEGIN");
-    const { rows } = await client.query<{ id: string; payload: OutboxMessage }>(
+    const { rows } = await client.query<{ id: string; payload: unknown }>(
       `SELECT id, payload FROM "Outbox" WHERE "createdAt" < timezone('UTC', now()) - make_interval(secs => $1::float8 / 1000)
        ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`, [RELAY_AFTER_MS, limit]);
     // A row no message reads (written by another version, or by hand) can never be published:
     // it goes, said in the log, instead of failing every relay before the rows behind it.
     const schema = outboxMessage();
-    const unreadable = rows.filter((r) => !schema.safeParse(r.payload).success);
-    if (unreadable.length) getLogger("outbox").error({ rows: unreadable.map((r) => ({ id: String(r.id), payload: r.payload })) }, "outbox rows that are no message dropped");
-    const readable = rows.filter((r) => !unreadable.includes(r));
+    const readable: OutboxMessage[] = [];
+    const unreadable: { id: string; payload: unknown }[] = [];
+    for (const row of rows) {
+      const read = schema.safeParse(row.payload);
+      if (read.success) readable.push(read.data);
+      else unreadable.push({ id: String(row.id), payload: row.payload });
+    }
+    if (unreadable.length) getLogger("outbox").error({ rows: unreadable }, "outbox rows that are no message dropped");
     // The relay runs in the background: it may wait for a connection coming back.
     if (readable.length) await producerReady({ failFast: false });
-    for (const row of readable) await publish(row.payload);
+    for (const message of readable) await publish(message);
     await client.query(`DELETE FROM "Outbox" WHERE id = ANY($1::bigint[])`, [rows.map((r) => r.id)]);
     await client.query("COMMIT");
     return readable.length;
