@@ -44,6 +44,9 @@ const schema = z.object({
   // The worktree collector: how often it runs, and how long a worktree holding unmerged commits is kept.
   WORKTREE_GC_MS: z.coerce.number().int().min(1000).default(10 * 60_000),
   WORKTREE_RETENTION_DAYS: z.coerce.number().min(0).default(14),
+  // Settled webhook deliveries are deleted this many days after they arrived (GitHub redelivers
+  // deliveries of the last 3 days: an id kept that long is never processed twice).
+  WEBHOOK_RETENTION_DAYS: z.coerce.number().min(3).max(36_500).default(30),
   // The most ready worktrees per project that ran lately (at the base tip, so a new run's start
   // checks out nothing; a project keeps as many as its parallel limit); 0 turns the pool off. A pool
   // unused this long is removed by the worktree collector.

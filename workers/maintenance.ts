@@ -9,12 +9,14 @@ import { collectPools, collectWorktrees } from "@/lib/runs/worktree-gc";
 import { sendSlackNotices } from "@/lib/slack/notices";
 import { forwardNoticesToSlack } from "@/lib/slack/system-notices";
 import { sendGithubNotices } from "@/lib/github/mention-notices";
+import { pruneDeliveries } from "@/lib/webhooks/retention";
 
 // A queued run or merge whose job has not started this long after it should have is enqueued again.
 const REQUEUE_AFTER_MS = 15_000;
 const LEAD_SCAN_MS = 1_000;
 // Slack threads hear of a run, a pull request or a failure within a few seconds; no faster is needed.
 const SLACK_NOTICES_MS = 3_000;
+const DELIVERY_RETENTION_SWEEP_MS = 60 * 60_000;
 
 /** Repeats `work` every `ms` (never overlapping itself); one log line per kind of failure, not one per try. */
 function every(name: string, ms: number, work: () => Promise<unknown>) {
@@ -62,6 +64,7 @@ export function startMaintenance(): () => void {
       await collectWorktrees({ now: new Date(), retentionMs: env.WORKTREE_RETENTION_DAYS * 86_400_000 });
       await collectPools({ now: new Date(), idleMs: env.WORKTREE_POOL_IDLE_MS });
     }),
+    every("webhook delivery retention", DELIVERY_RETENTION_SWEEP_MS, () => pruneDeliveries(env.WEBHOOK_RETENTION_DAYS * 86_400_000)),
   ];
   return () => stops.forEach((stop) => stop());
 }
