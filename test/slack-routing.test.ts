@@ -157,6 +157,22 @@ describe("a job that fails half-way", () => {
   });
 });
 
+describe("a stored event that is no JSON", () => {
+  it("goes back with the parse error for the job's retry, not left claimed", async () => {
+    const t = await slackTeam(double);
+    const ts = double.ts();
+    await t.send({ type: "message", channel: t.channelId, user: "U0ALICE", text: `${BOT} damaged`, ts });
+    const row = await getDb().webhookDelivery.findFirstOrThrow({ where: { provider: "slack", deliveryId: `${t.connection.id}:${t.channelId}:${ts}` } });
+    await getDb().webhookDelivery.update({ where: { id: row.id }, data: { payload: "{damaged" } });
+    let parseError = "";
+    try { JSON.parse("{damaged"); } catch (err) { parseError = (err as Error).message; }
+    const { processSlackDelivery } = await import("@/lib/slack/process");
+    await expect(processSlackDelivery(row.id)).rejects.toThrow(parseError);
+    expect(await getDb().webhookDelivery.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({ status: "received", processedAt: null, error: parseError });
+    expect(await workOf(t, ts)).toEqual([]);
+  });
+});
+
 describe("the Slack thread hears how the work goes", () => {
   it("a run's link when it starts, the pull request, then the failure: each once, then no more", async () => {
     const t = await slackTeam(double);

@@ -29,8 +29,8 @@ export async function processSlackDelivery(rowId: string, now = new Date()): Pro
     return null;
   }
   const row = await db.webhookDelivery.findUniqueOrThrow({ where: { id: rowId } });
-  const stored = JSON.parse(row.payload) as StoredSlackEvent;
   try {
+    const stored = JSON.parse(row.payload) as StoredSlackEvent;
     const conn = await db.slackConnection.findUnique({ where: { id: stored.connectionId } });
     const e = stored.event;
     const outcome: Outcome = conn
