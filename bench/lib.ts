@@ -11,6 +11,11 @@ import { findServices, withDatabase } from "@/scripts/services";
 
 export const root = join(import.meta.dirname, "..");
 
+// A bench stopped by a signal still stops what it started: exiting runs the "exit" handlers that
+// kill its web and worker processes (a signal's default action skips them, and the orphans went
+// on spending the cores every later measurement shares).
+for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143], ["SIGHUP", 129]] as const) process.once(signal, () => process.exit(code));
+
 export async function benchEnvironment(name: string) {
   const services = await findServices(() => {});
   const db = `rm_bench_${name}_${randomBytes(3).toString("hex")}`;

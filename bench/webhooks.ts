@@ -86,6 +86,7 @@ const web = spawn(process.execPath, [...profiled, join(root, "node_modules", "ne
   cwd: root, stdio: ["ignore", "ignore", "inherit"],
   env: { ...process.env, ...allEnv, NODE_ENV: "production", NEXT_DIST_DIR: DIST, NEXT_TELEMETRY_DISABLED: "1", BENCH_ROUTES: "on", AUTH_SECRET: randomBytes(32).toString("hex"), APP_URL: `http://127.0.0.1:${port}` },
 });
+process.once("exit", () => { if (web.exitCode === null) web.kill("SIGKILL"); });
 const workers = startWorkers(1, { ...allEnv, TICK_SCHEDULES: "off", WEBHOOK_LISTENER_PORT: String(listenerPort), WEBHOOK_LISTENER_HOST: "127.0.0.1" }, profiled);
 const base = `http://127.0.0.1:${port}`;
 for (const until = Date.now() + 60_000; ;) {
