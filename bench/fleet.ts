@@ -86,6 +86,12 @@ const held = await handOff(longPoll, TRIALS, () => 100 + Math.random() * 400);
 // process's poll claims the run (its startedAt); the runner has the answer (its log); its agent starts.
 await waitFor(async () => held.stages.every((t) => runnerTimes(runner.output(), t.runId).started !== null) || null, 60_000).catch(() => {});
 const stageRows = held.stages.map((t) => ({ ...t, ...runnerTimes(runner.output(), t.runId) })).filter((t) => t.received !== null && t.started !== null);
+// A trial whose agent never said it started is left out of the stages: what the runner and the run say of it.
+for (const t of held.stages.filter((s) => !stageRows.some((r) => r.runId === s.runId))) {
+  const run = await db.run.findUnique({ where: { id: t.runId }, select: { status: true, error: true } });
+  const lines = runner.output().split("\n").filter((l) => l.includes(t.runId));
+  console.log(`trial without its agent's start (run ${t.runId}: ${run?.status}${run?.error ? `, ${run.error}` : ""}); the runner's lines about it:\n${lines.map((l) => `  ${l}`).join("\n") || "  none"}`);
+}
 await stopRunner(runner);
 const polling = await runnerProject();
 const poller = startPollingRunner(web.base, polling.token);
