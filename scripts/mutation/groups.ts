@@ -89,6 +89,11 @@ export const GROUPS: Record<string, MutationGroup> = {
       "test/github-mention-reviews.test.ts",
     ],
   },
+  // Settled deliveries deleted after the retention, a batch at a time.
+  "webhook-retention": {
+    modules: ["lib/webhooks/retention.ts"],
+    tests: ["test/webhook-retention.test.ts"],
+  },
   // The fallback without webhooks: stale deliveries queued again, open pull requests polled.
   "github-poll": {
     modules: ["lib/github/poll.ts"],
