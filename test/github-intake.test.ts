@@ -5,7 +5,7 @@ import { encryptSecret } from "@/lib/crypto/secrets";
 import { receiveGithubDelivery, signatureMatches } from "@/lib/github/intake";
 import { forgetRepoTargets, freshRepoTargets } from "@/lib/github/webhook-secrets";
 import { processDelivery } from "@/lib/github/deliveries";
-import { getQueue, publishOutboxBatched } from "@/lib/queues";
+import { getQueue, publishOutboxBatched, sentOrdersDeleted } from "@/lib/queues";
 import { createBareProject, queuedJobs } from "./helpers/runs";
 import { ENV_WEBHOOK_SECRET, useGithubTestEnv } from "./helpers/github-env";
 
@@ -194,6 +194,7 @@ describe("webhook intake (invariant 6)", () => {
     // The fast path sends without claiming the order first: the relay may send it too.
     await publishOutboxBatched({ id: "987654321", message: { kind: "github", deliveryId: d.id } });
     expect(await queuedJobs("github")).toEqual([[`gh-${d.id}`, { deliveryId: d.id }]]);
+    await sentOrdersDeleted();
     expect(await getDb().outbox.count()).toBe(0);
     expect(await processDelivery(d.id)).toBe("ignored");
     expect(await processDelivery(d.id)).toBeNull();

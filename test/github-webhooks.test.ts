@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
-import { getQueue } from "@/lib/queues";
+import { getQueue, sentOrdersDeleted } from "@/lib/queues";
 import { processDelivery } from "@/lib/github/deliveries";
 import { GET as getConnection, PUT as putConnection } from "@/app/api/projects/[id]/github/route";
 import { createGithubProject, deliver, ENV_WEBHOOK_SECRET, example, PAT, startGithubDouble, WEBHOOK_SECRET } from "./helpers/github-fixtures";
@@ -105,6 +105,7 @@ describe("webhook intake (invariant 6)", () => {
     const jobs = await getQueue("github").getJobs(["waiting", "delayed", "prioritized", "active", "completed"]);
     const queued = jobs.flatMap((j) => ("deliveryIds" in j.data ? j.data.deliveryIds : "deliveryId" in j.data ? [j.data.deliveryId] : []));
     expect(queued.filter((id) => id.startsWith(`many-${project.id}-`)).sort()).toEqual(Array.from({ length: 20 }, (_, i) => `many-${project.id}-${i}`).sort());
+    await sentOrdersDeleted();
     const orders = await getDb().outbox.findMany({ where: { kind: "github" } });
     expect(orders.filter((o) => String((o.payload as { deliveryId: string }).deliveryId).startsWith(`many-${project.id}-`))).toEqual([]);
   });

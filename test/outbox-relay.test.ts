@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createDb, getDb } from "@/lib/db";
 import { captureLogs } from "@/lib/log-capture";
 import { getEnv } from "@/lib/env";
-import { closeQueues, getQueue, publishOutbox, publishOutboxBatched, recordOutbox, relayOutbox, sendViaOutbox, syncTickScheduler, tickSchedulerId, type OutboxMessage } from "@/lib/queues";
+import { closeQueues, getQueue, publishOutbox, publishOutboxBatched, recordOutbox, sentOrdersDeleted, relayOutbox, sendViaOutbox, syncTickScheduler, tickSchedulerId, type OutboxMessage } from "@/lib/queues";
 import { isKnownDown, publishTogether } from "@/lib/queues/outbox";
 import { closeRedis, getRedis } from "@/lib/redis/connections";
 import { createBareProject } from "./helpers/runs";
@@ -180,10 +180,42 @@ describe("publishTogether", () => {
   it("through the webhook intake's batches: what was sent is deleted, what failed stays for the relay, and the count kept is said", async () => {
     const [slack, spawn] = await record([{ kind: "slack", deliveryRowId: "77" }, { kind: "spawn", runId: "run:bad" }]);
     await Promise.all([publishOutboxBatched(slack), publishOutboxBatched(spawn)]);
+    await sentOrdersDeleted();
     expect(await kept()).toEqual([["spawn", { kind: "spawn", runId: "run:bad" }]]);
     expect(await committedAndFree()).toEqual(["spawn"]);
     expect(outboxSaid()).toEqual([[40, "work order kept in the outbox until Redis answers", { err: "Custom Id cannot contain :", left: 1 }]]);
     expect((await getQueue("slack").getJobs(["waiting"])).map((j) => [j.id, j.data])).toEqual([["slack-77", { deliveryRowId: "77" }]]);
+  });
+});
+
+describe("publishOutboxBatched", () => {
+  it("answers once the order is queued, its row deleted behind the answer: a DELETE held up holds up no delivery", async () => {
+    const [order] = await record([{ kind: "slack", deliveryRowId: "78" }]);
+    // Another session locks the row: the DELETE of the sent order waits for it.
+    const other = new Client({ connectionString: process.env.DATABASE_URL });
+    await other.connect();
+    let answered = false;
+    let deleted = false;
+    try {
+      await other.query("BEGIN");
+      await other.query(`SELECT id FROM "Outbox" WHERE id = $1 FOR UPDATE`, [order.id]);
+      const answer = publishOutboxBatched(order).then(() => { answered = true; });
+      // The DELETE is sent after the publish returned, so once Postgres shows it waiting for the
+      // lock, an answer that does not wait for it has been given.
+      await waitUntil("the sent order's DELETE to wait for the lock", async () => (await other.query(
+        `SELECT 1 FROM pg_stat_activity WHERE query LIKE 'DELETE FROM "Outbox"%' AND wait_event_type = 'Lock'`)).rowCount);
+      const settled = sentOrdersDeleted().then(() => { deleted = true; });
+      expect({ answered, deleted }).toEqual({ answered: true, deleted: false });
+      await answer;
+      expect((await getQueue("slack").getJobs(["waiting"])).map((j) => j.id)).toEqual(["slack-78"]);
+      await other.query("COMMIT");
+      await settled;
+    } finally {
+      await other.query("ROLLBACK").catch(() => {});
+      await other.end();
+    }
+    expect(await kept()).toEqual([]);
+    expect(outboxSaid()).toEqual([]);
   });
 });
 

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
-import { getQueue } from "@/lib/queues";
+import { getQueue, sentOrdersDeleted } from "@/lib/queues";
 import { GET as getConnection, PUT as putConnection } from "@/app/api/team/slack/route";
 import { POST as testConnection } from "@/app/api/team/slack/test/route";
 import { PUT as putChannel } from "@/app/api/team/slack/channels/route";
@@ -84,6 +84,7 @@ describe("Slack Events API intake", () => {
 
   it("refuses forged, stale and unsigned requests with 401 and stores nothing", async () => {
     const t = await slackTeam(double);
+    await sentOrdersDeleted();
     const before = { rows: (await slackRows()).length, outbox: (await outboxRows()).length };
     const event = { type: "message", channel: t.channelId, user: "U0ALICE", text: `<@U0BOT0001> hello`, ts: double.ts() };
     const forged = await t.send(event, { secret: "0123456789abcdef0123456789abcdef" });
@@ -146,6 +147,7 @@ describe("Slack Events API intake", () => {
     expect(rows[0]).toMatchObject({ event: "message", action: "Ev0RETRY01", status: "received" });
     // The work order is in the slack queue (or still in the outbox for the relay), once.
     const job = await getQueue("slack").getJob(`slack-${rows[0].id}`);
+    await sentOrdersDeleted();
     const waiting = (await outboxRows()).filter((o) => (o.payload as { deliveryRowId: string }).deliveryRowId === rows[0].id);
     expect((job ? 1 : 0) + waiting.length).toBe(1);
 

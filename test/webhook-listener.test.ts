@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { encryptSecret } from "@/lib/crypto/secrets";
 import { forgetRepoTargets } from "@/lib/github/webhook-secrets";
-import { getQueue } from "@/lib/queues";
+import { getQueue, sentOrdersDeleted } from "@/lib/queues";
 import { startWebhookListener } from "@/lib/webhooks/listener";
 import { createBareProject, queuedJobs } from "./helpers/runs";
 import { useGithubTestEnv } from "./helpers/github-env";
@@ -65,6 +65,7 @@ describe("the webhook listener in this process", () => {
     const rows = await rowsOf(d.id);
     expect(rows.map((r) => [r.event, r.action, r.projectId, r.status, r.payload])).toEqual([["issue_comment", "created", project.id, "received", d.raw]]);
     expect(await queuedJobs("github")).toEqual([[`gh-${d.id}`, { deliveryId: d.id }]]);
+    await sentOrdersDeleted();
     expect(await getDb().outbox.count({ where: { kind: "github" } })).toBe(0);
   });
 

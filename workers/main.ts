@@ -4,7 +4,7 @@ import { getEnv, EnvError } from "@/lib/env";
 import { getLogger } from "@/lib/log";
 import { closeDb } from "@/lib/db";
 import { closeRedis } from "@/lib/redis/connections";
-import { closeQueues } from "@/lib/queues";
+import { closeQueues, sentOrdersDeleted } from "@/lib/queues";
 import { startWorker } from "@/workers/manager";
 import { processTick } from "@/workers/tick";
 import { processSpawn, spawnShutdown } from "@/workers/spawn";
@@ -76,6 +76,8 @@ async function main() {
     await poolFillsSettled();
     // The ready sandbox network's bridges would die with us; its sockets' folder would stay.
     await closeSpareHolders();
+    // The listener's last sent work orders are deleted before the pool closes, not left to a relay.
+    await sentOrdersDeleted();
     await closeQueues();
     await closeRedis();
     await closeDb();

@@ -9,7 +9,7 @@ import { MAX_DELIVERY_BATCH } from "@/lib/queues/names";
 // need no claim before they are sent (publishOutbox's transaction of four round trips): the
 // GitHub deliveries among them are one job (a lone one keeps its delivery's job id), and the
 // job's consumer claims each delivery's row, so the relay sending an order too costs at most
-// a job that finds nothing to do. Sent, they are deleted in one statement.
+// a job that finds nothing to do. Sent, they are deleted in one statement, after the answers.
 const MAX_BATCH = MAX_DELIVERY_BATCH;
 type Waiter = { row: OutboxRow; done: () => void };
 let waiting: Waiter[] = [];
@@ -35,11 +35,31 @@ async function publish(rows: OutboxRow[]): Promise<void> {
   } catch (err) {
     getLogger("outbox").warn({ err: (err as Error).message, left: rows.length - sent.length }, "work order kept in the outbox until Redis answers");
   }
-  if (!sent.length) return;
-  // Left undeleted, a sent order is only sent again by the relay: harmless, as above.
-  await getPool().query(`DELETE FROM "Outbox" WHERE id = ANY($1::bigint[])`, [sent])
-    .catch((err: Error) => getLogger("outbox").warn({ err: err.message }, "sent work orders left for the relay"));
+  if (sent.length) deleteSent(sent);
 }
+
+// Sent orders are deleted behind the answers rather than before them: the delivery is stored
+// and its job queued once the publish returns, so its 202 need not wait a Postgres round trip
+// more, and orders sent while one DELETE is in flight go together in the next.
+let unsent: string[] = [];
+let deleting: Promise<void> | null = null;
+
+function deleteSent(ids: string[]): void {
+  unsent.push(...ids);
+  deleting ??= (async () => {
+    while (unsent.length) {
+      const batch = unsent;
+      unsent = [];
+      // Left undeleted, a sent order is only sent again by the relay: harmless, as above.
+      await getPool().query(`DELETE FROM "Outbox" WHERE id = ANY($1::bigint[])`, [batch])
+        .catch((err: Error) => getLogger("outbox").warn({ err: err.message, left: batch.length }, "sent work orders left for the relay"));
+    }
+    deleting = null;
+  })();
+}
+
+/** Resolves once the sent orders published so far are deleted (or left to the relay): before the pool closes. */
+export const sentOrdersDeleted = (): Promise<void> => deleting ?? Promise.resolve();
 
 async function drain(): Promise<void> {
   publishing = true;
@@ -55,7 +75,7 @@ async function drain(): Promise<void> {
 
 /**
  * Publishes committed webhook work orders (github, slack: consumed at most once by their own
- * key) in batches, then deletes them; never throws.
+ * key) in batches, resolving once they are queued (their rows are deleted behind); never throws.
  */
 export function publishOutboxBatched(row: OutboxRow): Promise<void> {
   return new Promise((done) => {
