@@ -2,7 +2,7 @@
 // age window, limit and order, the scheduler it follows, and what a closed producer leaves.
 import { Client } from "pg";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createDb, getDb } from "@/lib/db";
+import { createDb, getDb, getPool } from "@/lib/db";
 import { captureLogs } from "@/lib/log-capture";
 import { getEnv } from "@/lib/env";
 import { closeQueues, getQueue, publishOutbox, publishOutboxBatched, recordOutbox, sentOrdersDeleted, relayOutbox, sendViaOutbox, syncTickScheduler, tickSchedulerId, type OutboxMessage } from "@/lib/queues";
@@ -201,9 +201,10 @@ describe("publishOutboxBatched", () => {
       await other.query(`SELECT id FROM "Outbox" WHERE id = $1 FOR UPDATE`, [order.id]);
       const answer = publishOutboxBatched(order).then(() => { answered = true; });
       // The DELETE is sent after the publish returned, so once Postgres shows it waiting for the
-      // lock, an answer that does not wait for it has been given.
-      await waitUntil("the sent order's DELETE to wait for the lock", async () => (await other.query(
-        `SELECT 1 FROM pg_stat_activity WHERE query LIKE 'DELETE FROM "Outbox"%' AND wait_event_type = 'Lock'`)).rowCount);
+      // lock, an answer that does not wait for it has been given. (Asked outside the locking
+      // transaction: inside one, pg_stat_activity keeps its first snapshot.)
+      await waitUntil("the sent order's DELETE to wait for the lock", async () => (await getPool().query(
+        `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'DELETE FROM "Outbox"%' AND wait_event_type = 'Lock'`)).rowCount);
       const settled = sentOrdersDeleted().then(() => { deleted = true; });
       expect({ answered, deleted }).toEqual({ answered: true, deleted: false });
       await answer;

@@ -121,6 +121,11 @@ export const GROUPS: Record<string, MutationGroup> = {
     modules: ["lib/queues/outbox.ts"],
     tests: ["test/outbox-relay.test.ts", "test/outbox-claim.test.ts"],
   },
+  // The webhook intake's batched publish: orders queued together, deleted behind the answers.
+  "outbox-batch": {
+    modules: ["lib/queues/outbox-batch.ts"],
+    tests: ["test/outbox-relay.test.ts", "test/github-delivery-batch.test.ts", "test/webhook-listener.test.ts"],
+  },
   // The spend ledger, the per-run meter and the ceilings it checks.
   spend: {
     modules: ["lib/budgets/ledger.ts", "lib/spend/meter.ts", "lib/spend/ceilings.ts"],
