@@ -7,6 +7,7 @@ import { captureLogs } from "@/lib/log-capture";
 import { getEnv } from "@/lib/env";
 import { closeQueues, getQueue, publishOutbox, publishOutboxBatched, recordOutbox, sentOrdersDeleted, relayOutbox, sendViaOutbox, syncTickScheduler, tickSchedulerId, type OutboxMessage } from "@/lib/queues";
 import { isKnownDown, publishTogether } from "@/lib/queues/outbox";
+import { MAX_DELIVERY_BATCH } from "@/lib/queues/names";
 import { closeRedis, getRedis } from "@/lib/redis/connections";
 import { createBareProject } from "./helpers/runs";
 import { waitUntil } from "./helpers/fixtures";
@@ -206,6 +207,8 @@ describe("publishOutboxBatched", () => {
       await waitUntil("the sent order's DELETE to wait for the lock", async () => (await getPool().query(
         `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'DELETE FROM "Outbox"%' AND wait_event_type = 'Lock'`)).rowCount);
       const settled = sentOrdersDeleted().then(() => { deleted = true; });
+      // A round trip later the wait for the deletion still waits: the DELETE is held up.
+      await getPool().query("SELECT 1");
       expect({ answered, deleted }).toEqual({ answered: true, deleted: false });
       await answer;
       expect((await getQueue("slack").getJobs(["waiting"])).map((j) => j.id)).toEqual(["slack-78"]);
@@ -217,6 +220,35 @@ describe("publishOutboxBatched", () => {
     }
     expect(await kept()).toEqual([]);
     expect(outboxSaid()).toEqual([]);
+  });
+});
+
+describe("publishOutboxBatched's batches", () => {
+  it("says how many orders of a batch stayed when its GitHub job is refused, and sends the rest", async () => {
+    const [first, bad, ok] = await record([
+      { kind: "slack", deliveryRowId: "81" }, { kind: "github", deliveryId: "d:bad" }, { kind: "slack", deliveryRowId: "82" },
+    ]);
+    // The first goes out alone; the two arriving while it is sent go together after it.
+    await Promise.all([first, bad, ok].map((o) => publishOutboxBatched(o)));
+    await sentOrdersDeleted();
+    expect(await kept()).toEqual([["github", { kind: "github", deliveryId: "d:bad" }]]);
+    expect(outboxSaid()).toEqual([[40, "work order kept in the outbox until Redis answers", { err: "Custom Id cannot contain :", left: 1 }]]);
+    expect((await getQueue("slack").getJobs(["waiting"])).map((j) => j.id).sort()).toEqual(["slack-81", "slack-82"]);
+  });
+
+  it("leaves a sent order whose DELETE failed to the relay, and says so", async () => {
+    await publishOutboxBatched({ id: "not-a-bigint", message: { kind: "slack", deliveryRowId: "83" } });
+    await sentOrdersDeleted();
+    expect(outboxSaid()).toEqual([[40, "sent work orders left for the relay", { err: expect.stringContaining("bigint"), left: 1 }]]);
+    expect((await getQueue("slack").getJobs(["waiting"])).map((j) => j.id)).toEqual(["slack-83"]);
+  });
+
+  it("publishes at most MAX_DELIVERY_BATCH GitHub orders in one job", async () => {
+    const orders = Array.from({ length: MAX_DELIVERY_BATCH + 2 }, (_, i) => ({ id: String(700_000 + i), message: { kind: "github" as const, deliveryId: `m-${i}` } }));
+    await Promise.all(orders.map((o) => publishOutboxBatched(o)));
+    const sizes = (await getQueue("github").getJobs(["waiting"]))
+      .map((j) => [j.id, "deliveryIds" in j.data ? j.data.deliveryIds.length : 1]).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+    expect(sizes).toEqual([["gh-m-0", 1], [`gh-m-${MAX_DELIVERY_BATCH + 1}`, 1], ["ghb-700001", MAX_DELIVERY_BATCH]]);
   });
 });
 
@@ -363,6 +395,16 @@ describe("with the producer connection closed", () => {
     expect(await relayOutbox()).toBe(1);
     expect(await kept()).toEqual([]);
     expect(await jobs("tick")).toEqual([[expect.any(String), "nudge", { projectId: project.id, reason: "while away" }]]);
+  });
+
+  it("the webhook intake's batched publish keeps its order at once, failing fast on the closed connection", async () => {
+    const [order] = await record([{ kind: "slack", deliveryRowId: "84" }]);
+    await closeProducer();
+    await publishOutboxBatched(order);
+    await sentOrdersDeleted();
+    expect(await kept()).toEqual([["slack", { kind: "slack", deliveryRowId: "84" }]]);
+    // Waiting for the closed producer would end in "Redis did not become ready within 2000 ms".
+    expect(outboxSaid()).toEqual([[40, "work order kept in the outbox until Redis answers", { err: "Redis is unreachable (end)", left: 1 }]]);
   });
 
   it("the fast path leaves Redis alone when the relay took every row, and says nothing", async () => {
