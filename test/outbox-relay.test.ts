@@ -221,9 +221,7 @@ describe("publishOutboxBatched", () => {
     expect(await kept()).toEqual([]);
     expect(outboxSaid()).toEqual([]);
   });
-});
 
-describe("publishOutboxBatched's batches", () => {
   it("says how many orders of a batch stayed when its GitHub job is refused, and sends the rest", async () => {
     const [first, bad, ok] = await record([
       { kind: "slack", deliveryRowId: "81" }, { kind: "github", deliveryId: "d:bad" }, { kind: "slack", deliveryRowId: "82" },
