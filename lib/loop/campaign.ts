@@ -102,7 +102,8 @@ async function plan(input: StepInput, campaign: Campaign): Promise<string | null
     return `Campaign "${campaign.title}": re-planning backs off until ${campaign.planAfter.toISOString()}`;
   }
   const run = await spawn(input, campaign, "architect");
-  return run ? `Campaign "${campaign.title}": architect run queued` : null;
+  if (run === NO_PROFILE) return null;
+  return run ? `Campaign "${campaign.title}": architect run queued` : `Campaign "${campaign.title}": the architect waits for a free slot`;
 }
 
 async function execute(input: StepInput, campaign: Campaign): Promise<string | null> {
@@ -128,9 +129,12 @@ async function execute(input: StepInput, campaign: Campaign): Promise<string | n
   if (await liveRun(campaign.id, "reflector")) return `Campaign "${campaign.title}": drift check running`;
   const crossed = crossedMilestones(counts.done, counts.total, campaign.milestones);
   if (crossed.length > 0 && counts.done < counts.total) {
-    const run = await spawn(input, campaign, "reflector");
-    if (!run) return null;
     const milestone = crossed[crossed.length - 1];
+    const run = await spawn(input, campaign, "reflector");
+    if (run === NO_PROFILE) return null;
+    // Refused (the cooldown, a busy slot): the check is mandatory before the next task, so the
+    // loop is held; it must not hand the slot to a task when its own clock reads a moment later.
+    if (!run) return `Campaign "${campaign.title}": the drift check at ${milestone} % waits for a free slot`;
     await db.$transaction(async (tx) => {
       await tx.campaign.update({ where: { id: campaign.id }, data: { milestones: [...campaign.milestones, ...crossed] } });
       await addEvent(tx, campaign.id, "milestone", `Milestone ${milestone} %: ${counts.done} of ${counts.total} tasks done; drift check queued`);
@@ -150,9 +154,12 @@ async function execute(input: StepInput, campaign: Campaign): Promise<string | n
 const liveRun = (campaignId: string, kind: "architect" | "reflector") =>
   getDb().run.findFirst({ where: { campaignId, kind, status: { in: ["queued", "starting", "running"] } }, select: { id: true } });
 
+const NO_PROFILE = "no profile";
+
+/** The architect's or reflector's run, queued; null when the limits refuse it (the cooldown, a busy slot). */
 async function spawn(input: StepInput, campaign: Campaign, kind: "architect" | "reflector") {
   const profile = input.profileId ? await getDb().agentProfile.findUnique({ where: { id: input.profileId } }) : null;
-  if (!profile) return null;
+  if (!profile) return NO_PROFILE;
   const run = await createPromptlessRun({ projectId: input.project.id, kind, profile, now: input.now, limits: input.limits, loopState: {}, campaignId: campaign.id });
   if (!run) return null;
   await enqueueSpawn(run.id);
