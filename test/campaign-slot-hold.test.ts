@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { runTick } from "@/lib/loop/tick";
 import { addPrompt } from "./helpers/fixtures";
-import { createBareProject, emptyQueues } from "./helpers/runs";
+import { announced, createBareProject, emptyQueues } from "./helpers/runs";
 
 beforeEach(emptyQueues);
 
@@ -73,5 +73,21 @@ describe("an architect due to re-plan", () => {
     const started = await runTick(project.id, clock(lastSpawnAt, 11_000, 11_000));
     expect(started.skipped ? null : started.decision).toMatchObject({ kind: "blocked_planner", message: 'Campaign "Notes": architect run queued' });
     expect((await db.run.findMany({ where: { projectId: project.id } })).map((r) => r.kind)).toEqual(["architect"]);
+  });
+});
+
+describe("an answer handled without a notice", () => {
+  it.each([
+    ["a failed architect (its backoff)", "planning", "architect", "failed", null],
+    ["a verdict of aligned", "executing", "reflector", "succeeded", '{"aligned": true, "reason": "on track"}'],
+  ] as const)("%s is announced to the campaign's page", async (_, phase, kind, status, summary) => {
+    const { project, campaign, lastSpawnAt } = await halfDoneCampaign();
+    const db = getDb();
+    await db.campaign.update({ where: { id: campaign.id }, data: { phase, milestones: [25, 50] } });
+    const profile = await db.agentProfile.findFirstOrThrow({ where: { team: { projects: { some: { id: project.id } } } } });
+    await db.run.create({ data: { projectId: project.id, campaignId: campaign.id, kind, status, summary, agentProfileId: profile.id, adapter: "demo", finishedAt: new Date() } });
+    await runTick(project.id, clock(lastSpawnAt, 5_000, 5_000));
+    expect((await db.campaignEvent.findMany({ where: { campaignId: campaign.id } })).map((e) => e.kind)).toEqual([kind === "architect" ? "architect_failed" : "aligned"]);
+    expect((await announced(project.teamId)).filter((e) => e.type === "campaignChange" && e.campaignId === campaign.id)).toHaveLength(1);
   });
 });

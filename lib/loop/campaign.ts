@@ -92,6 +92,8 @@ async function handleAnswer(input: StepInput, campaignId: string, run: Run) {
     return [`Campaign "${c.title}" drifted from its goal; re-planning. ${reason}`];
   });
   for (const message of notices) await notifyCampaign(input.project, campaignId, message);
+  // Quieter answers (a failed architect and its new backoff, a verdict of aligned) change the page too.
+  if (notices.length === 0) await announce(input.project.teamId, { type: "campaignChange", projectId: input.project.id, campaignId });
 }
 
 async function plan(input: StepInput, campaign: Campaign): Promise<string | null> {
