@@ -23,6 +23,8 @@ export const TASK_ATTEMPTS = 4;
 export const ARCHITECT_ATTEMPTS = 4;
 /** Automatic re-plans in a row without progress a campaign gets; the next one fails it instead. */
 export const MAX_REPLANS = 5;
+/** Runs one milestone's drift check gets: a failed one runs again, up to this many in all. */
+export const DRIFT_CHECK_ATTEMPTS = 3;
 export const MILESTONES = [25, 50, 75] as const;
 
 export class PhaseConflict extends Error {}
@@ -59,7 +61,7 @@ export async function applyPlan(tx: Tx, campaign: { id: string; projectId: strin
     });
   }
   await changePhase(tx, campaign.id, "executing", {
-    plan: plan as unknown as Prisma.InputJsonValue, planVersion: version, failures: 0, milestones: [],
+    plan: plan as unknown as Prisma.InputJsonValue, planVersion: version, failures: 0, milestones: [], driftFailures: 0,
     tasksTotal: plan.tasks.length, tasksCompleted: 0, tasksFailed: 0,
   });
   await addEvent(tx, campaign.id, "plan", `Plan ${version}: ${plan.tasks.length} task${plan.tasks.length === 1 ? "" : "s"} (${ordered.map((t) => t.id).join(", ")})`, runId ?? undefined);

@@ -6,7 +6,7 @@ import { announce } from "@/lib/events/publish";
 import { parsePlan } from "@/lib/campaigns/plan";
 import { parseVerdict, tail } from "@/lib/campaigns/inputs";
 import {
-  addEvent, applyPlan, ARCHITECT_ATTEMPTS, changePhase, countTasks, crossedMilestones, OPEN_PHASES, TASK_ATTEMPTS,
+  addEvent, applyPlan, ARCHITECT_ATTEMPTS, changePhase, countTasks, crossedMilestones, DRIFT_CHECK_ATTEMPTS, OPEN_PHASES, TASK_ATTEMPTS,
 } from "@/lib/campaigns/state";
 import { autoReplan, retryAt } from "@/lib/loop/campaign-replan";
 import { notifyCampaign } from "@/lib/campaigns/notify";
@@ -79,9 +79,19 @@ async function handleAnswer(input: StepInput, campaignId: string, run: Run) {
     }
     const verdict = run.status === "succeeded" ? parseVerdict(run.summary) : null;
     if (!verdict) {
-      await addEvent(tx, c.id, "reflector_failed", `Drift check did not finish: ${run.error ?? run.status}`, run.id);
+      // Seed 002's drift check is mandatory: a run that failed, timed out or was lost runs again
+      // (its milestone is taken back, so the step queues it at once and holds the loop meanwhile),
+      // up to DRIFT_CHECK_ATTEMPTS runs; a person's cancel skips it.
+      const failed = c.driftFailures + 1;
+      const again = c.phase === "executing" && run.status !== "cancelled" && c.milestones.length > 0 && failed < DRIFT_CHECK_ATTEMPTS;
+      const last = Math.max(...c.milestones);
+      await tx.campaign.update({ where: { id: c.id }, data: again ? { driftFailures: failed, milestones: c.milestones.filter((m) => m !== last) } : { driftFailures: 0 } });
+      const outcome = again ? `; it runs again (${failed} of ${DRIFT_CHECK_ATTEMPTS} runs failed)`
+        : run.status === "cancelled" || c.phase !== "executing" ? "" : `; given up after ${failed} failed runs, the work goes on`;
+      await addEvent(tx, c.id, "reflector_failed", `Drift check did not finish: ${run.error ?? run.status}${outcome}`, run.id);
       return [];
     }
+    if (c.driftFailures > 0) await tx.campaign.update({ where: { id: c.id }, data: { driftFailures: 0 } });
     if (verdict.aligned || c.phase !== "executing") {
       await addEvent(tx, c.id, "aligned", `Drift check: aligned${verdict.reason ? ` (${verdict.reason})` : ""}`, run.id);
       return [];
@@ -139,7 +149,8 @@ async function execute(input: StepInput, campaign: Campaign): Promise<string | n
     if (!run) return `Campaign "${campaign.title}": the drift check at ${milestone} % waits for a free slot`;
     await db.$transaction(async (tx) => {
       await tx.campaign.update({ where: { id: campaign.id }, data: { milestones: [...campaign.milestones, ...crossed] } });
-      await addEvent(tx, campaign.id, "milestone", `Milestone ${milestone} %: ${counts.done} of ${counts.total} tasks done; drift check queued`);
+      const again = campaign.driftFailures > 0 ? ` again (${campaign.driftFailures} failed)` : "";
+      await addEvent(tx, campaign.id, "milestone", `Milestone ${milestone} %: ${counts.done} of ${counts.total} tasks done; drift check queued${again}`);
     });
     return `Campaign "${campaign.title}": drift check at ${milestone} %`;
   }

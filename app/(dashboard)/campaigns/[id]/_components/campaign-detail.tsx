@@ -10,7 +10,7 @@ import { CampaignPlan } from "./campaign-plan";
 
 const PHASE_WORDS: Record<string, string> = { planning: "Planning", executing: "Executing", completed: "Completed", failed: "Failed", cancelled: "Cancelled" };
 // What the campaign's history shows: the plans, re-plans and their reasons, milestones and drift verdicts.
-const HISTORY = new Set(["plan", "replan", "drift", "aligned", "milestone", "architect_failed", "completed", "failed", "cancelled", "paused", "resumed"]);
+const HISTORY = new Set(["plan", "replan", "drift", "aligned", "milestone", "architect_failed", "reflector_failed", "completed", "failed", "cancelled", "paused", "resumed"]);
 
 export function CampaignDetail({ campaignId, projectId, canOperate }: { campaignId: string; projectId: string; canOperate: boolean }) {
   const { data, error } = useCampaign(campaignId);

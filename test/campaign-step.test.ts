@@ -1,6 +1,7 @@
-// A campaign's drift check that cannot start yet (the spawn cooldown, a busy slot) holds the
-// prompt loop: seed 002's check is mandatory before the next task, so the loop must not hand the
-// freed slot to that task in the same tick, when its own clock reading is a moment later.
+// The campaign step's holds and answers: a drift check or architect the limits refuse holds the
+// prompt loop (seed 002's check is mandatory before the next task, so the loop must not hand the
+// freed slot to that task in the same tick, when its own clock reading is a moment later); a
+// drift check whose run fails runs again; quiet answers still reach the campaign's page.
 import { beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { runTick } from "@/lib/loop/tick";
@@ -89,5 +90,58 @@ describe("an answer handled without a notice", () => {
     await runTick(project.id, clock(lastSpawnAt, 5_000, 5_000));
     expect((await db.campaignEvent.findMany({ where: { campaignId: campaign.id } })).map((e) => e.kind)).toEqual([kind === "architect" ? "architect_failed" : "aligned"]);
     expect((await announced(project.teamId)).filter((e) => e.type === "campaignChange" && e.campaignId === campaign.id)).toHaveLength(1);
+  });
+});
+
+describe("a drift check whose run fails", () => {
+  async function failedCheck(status: "failed" | "cancelled", driftFailures = 0) {
+    const fixture = await halfDoneCampaign();
+    const db = getDb();
+    await db.campaign.update({ where: { id: fixture.campaign.id }, data: { milestones: [25, 50], driftFailures } });
+    const profile = await db.agentProfile.findFirstOrThrow({ where: { team: { projects: { some: { id: fixture.project.id } } } } });
+    await db.run.create({
+      data: { projectId: fixture.project.id, campaignId: fixture.campaign.id, kind: "reflector", status, error: status === "failed" ? "agent exited 1" : null, agentProfileId: profile.id, adapter: "demo", finishedAt: new Date() },
+    });
+    const result = await runTick(fixture.project.id, clock(fixture.lastSpawnAt, 20_000, 20_000));
+    const after = await db.campaign.findUniqueOrThrow({ where: { id: fixture.campaign.id } });
+    const events = (await db.campaignEvent.findMany({ where: { campaignId: fixture.campaign.id }, orderBy: { createdAt: "asc" } })).map((e) => [e.kind, e.message]);
+    const runs = (await db.run.findMany({ where: { projectId: fixture.project.id }, orderBy: { queuedAt: "asc" } })).map((r) => [r.kind, r.status]);
+    return { decision: result.skipped ? null : result.decision, after, events, runs };
+  }
+
+  it("runs again at once and holds the loop: the next task waits for a verdict", async () => {
+    const { decision, after, events, runs } = await failedCheck("failed");
+    expect(events).toEqual([
+      ["reflector_failed", "Drift check did not finish: agent exited 1; it runs again (1 of 3 runs failed)"],
+      ["milestone", "Milestone 50 %: 1 of 2 tasks done; drift check queued again (1 failed)"],
+    ]);
+    expect(runs).toEqual([["reflector", "failed"], ["reflector", "queued"]]);
+    expect(decision).toMatchObject({ kind: "blocked_planner", message: 'Campaign "Notes": drift check at 50 %' });
+    expect(after).toMatchObject({ driftFailures: 1, milestones: [25, 50] });
+  });
+
+  it("gives up after its third failed run, says so, and the work goes on", async () => {
+    const { decision, after, events, runs } = await failedCheck("failed", 2);
+    expect(events).toEqual([["reflector_failed", "Drift check did not finish: agent exited 1; given up after 3 failed runs, the work goes on"]]);
+    expect(runs).toEqual([["reflector", "failed"], ["executor", "queued"]]);
+    expect(decision).toMatchObject({ kind: "spawn_executor" });
+    expect(after).toMatchObject({ driftFailures: 0, milestones: [25, 50] });
+  });
+
+  it("a person's cancel skips it", async () => {
+    const { events, runs, after } = await failedCheck("cancelled");
+    expect(events).toEqual([["reflector_failed", "Drift check did not finish: cancelled"]]);
+    expect(runs.map(([kind]) => kind)).toEqual(["reflector", "executor"]);
+    expect(after.driftFailures).toBe(0);
+  });
+
+  it("a verdict after a failed run starts the count again", async () => {
+    const { project, campaign, lastSpawnAt } = await halfDoneCampaign();
+    const db = getDb();
+    await db.campaign.update({ where: { id: campaign.id }, data: { milestones: [25, 50], driftFailures: 2 } });
+    const profile = await db.agentProfile.findFirstOrThrow({ where: { team: { projects: { some: { id: project.id } } } } });
+    await db.run.create({ data: { projectId: project.id, campaignId: campaign.id, kind: "reflector", status: "succeeded", summary: '{"aligned": true, "reason": "fine"}', agentProfileId: profile.id, adapter: "demo", finishedAt: new Date() } });
+    await runTick(project.id, clock(lastSpawnAt, 20_000, 20_000));
+    expect((await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).driftFailures).toBe(0);
   });
 });
