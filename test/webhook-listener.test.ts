@@ -115,8 +115,14 @@ describe("the listener in a worker process (WEBHOOK_LISTENER_PORT)", () => {
         await new Promise((r) => setTimeout(r, 100));
       }
       expect((await rowsOf(d.id)).length).toBe(1);
-      const jobs = await getQueue("github").getJobs(["completed", "failed", "waiting", "active", "delayed"]);
-      expect(jobs.map((j) => [j.id, j.finishedOn !== undefined, j.failedReason ?? null])).toEqual([[`gh-${d.id}`, true, null]]);
+      // The job writes the delivery's outcome before BullMQ records the job as finished: wait for that.
+      const jobsNow = async () => (await getQueue("github").getJobs(["completed", "failed", "waiting", "active", "delayed"])).map((j) => [j.id, j.finishedOn !== undefined, j.failedReason ?? null]);
+      let jobs = await jobsNow();
+      for (const until = Date.now() + 60_000; !jobs.every(([, finished]) => finished); jobs = await jobsNow()) {
+        if (Date.now() > until) throw new Error(`job not finished: ${JSON.stringify(jobs)}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(jobs).toEqual([[`gh-${d.id}`, true, null]]);
 
       // A burst: deliveries published together share a job; each is in exactly one, processed once.
       const burst = Array.from({ length: 12 }, () => delivery(fullName));
