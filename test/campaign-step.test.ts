@@ -145,3 +145,19 @@ describe("a drift check whose run fails", () => {
     expect((await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).driftFailures).toBe(0);
   });
 });
+
+describe("a campaign's run the budget refuses", () => {
+  it("holds the loop with the budget's reason, queues nothing, and the tick ends cleanly", async () => {
+    const { project, campaign, lastSpawnAt } = await halfDoneCampaign();
+    const db = getDb();
+    await db.projectSettings.update({ where: { projectId: project.id }, data: { dailyBudgetUsd: 1 } });
+    // A lead's turn holds the whole daily budget while it runs.
+    await db.run.create({ data: { projectId: project.id, kind: "lead", status: "running", adapter: "demo", reservedUsd: 1, leaseExpiresAt: new Date(Date.now() + 60_000) } });
+    const result = await runTick(project.id, clock(lastSpawnAt, 20_000, 20_000));
+    const waiting = "waiting for budget: running runs hold $1.00 of the project's daily budget of $1.00, $0.00 is spent";
+    expect(result.skipped ? null : result.decision).toEqual({ kind: "blocked_planner", message: `Campaign "Notes": the drift check at 50 % is held: ${waiting}` });
+    expect((await db.run.findMany({ where: { projectId: project.id } })).map((r) => r.kind)).toEqual(["lead"]);
+    expect((await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).milestones).toEqual([]);
+    expect((await db.loopState.findUniqueOrThrow({ where: { projectId: project.id } })).tickLockedBy).toBeNull();
+  });
+});

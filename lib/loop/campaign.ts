@@ -11,6 +11,7 @@ import {
 import { autoReplan, retryAt } from "@/lib/loop/campaign-replan";
 import { notifyCampaign } from "@/lib/campaigns/notify";
 import { mirrorCampaignState } from "@/lib/campaigns/mirror";
+import { BudgetRefusal } from "@/lib/budgets/reserve";
 
 type Project = { id: string; teamId: string };
 /** `backoffBaseMs`: the project's spawn cooldown, the base of the re-plan backoff (as of the planner's). */
@@ -113,9 +114,9 @@ async function plan(input: StepInput, campaign: Campaign): Promise<string | null
   if (campaign.planAfter && campaign.planAfter > input.now) {
     return `Campaign "${campaign.title}": re-planning backs off until ${campaign.planAfter.toISOString()}`;
   }
-  const run = await spawn(input, campaign, "architect");
-  if (run === NO_PROFILE) return null;
-  return run ? `Campaign "${campaign.title}": architect run queued` : `Campaign "${campaign.title}": the architect waits for a free slot`;
+  const spawned = await spawn(input, campaign, "architect");
+  if (!spawned) return null;
+  return "held" in spawned ? `Campaign "${campaign.title}": the architect ${spawned.held}` : `Campaign "${campaign.title}": architect run queued`;
 }
 
 async function execute(input: StepInput, campaign: Campaign): Promise<string | null> {
@@ -142,11 +143,11 @@ async function execute(input: StepInput, campaign: Campaign): Promise<string | n
   const crossed = crossedMilestones(counts.done, counts.total, campaign.milestones);
   if (crossed.length > 0 && counts.done < counts.total) {
     const milestone = crossed[crossed.length - 1];
-    const run = await spawn(input, campaign, "reflector");
-    if (run === NO_PROFILE) return null;
-    // Refused (the cooldown, a busy slot): the check is mandatory before the next task, so the
-    // loop is held; it must not hand the slot to a task when its own clock reads a moment later.
-    if (!run) return `Campaign "${campaign.title}": the drift check at ${milestone} % waits for a free slot`;
+    const spawned = await spawn(input, campaign, "reflector");
+    if (!spawned) return null;
+    // Refused (the cooldown, a busy slot, the budget): the check is mandatory before the next task,
+    // so the loop is held; it must not hand the slot to a task when its own clock reads a moment later.
+    if ("held" in spawned) return `Campaign "${campaign.title}": the drift check at ${milestone} % ${spawned.held}`;
     await db.$transaction(async (tx) => {
       await tx.campaign.update({ where: { id: campaign.id }, data: { milestones: [...campaign.milestones, ...crossed] } });
       const again = campaign.driftFailures > 0 ? ` again (${campaign.driftFailures} failed)` : "";
@@ -167,16 +168,24 @@ async function execute(input: StepInput, campaign: Campaign): Promise<string | n
 const liveRun = (campaignId: string, kind: "architect" | "reflector") =>
   getDb().run.findFirst({ where: { campaignId, kind, status: { in: ["queued", "starting", "running"] } }, select: { id: true } });
 
-const NO_PROFILE = "no profile";
-
-/** The architect's or reflector's run, queued; null when the limits refuse it (the cooldown, a busy slot). */
-async function spawn(input: StepInput, campaign: Campaign, kind: "architect" | "reflector") {
+/**
+ * The architect's or reflector's run, queued; `held` says why the limits (the cooldown, a busy
+ * slot) or the budget refuse it for now; null when the project has no profile to run it with.
+ */
+async function spawn(input: StepInput, campaign: Campaign, kind: "architect" | "reflector"): Promise<{ run: Run } | { held: string } | null> {
   const profile = input.profileId ? await getDb().agentProfile.findUnique({ where: { id: input.profileId } }) : null;
-  if (!profile) return NO_PROFILE;
-  const run = await createPromptlessRun({ projectId: input.project.id, kind, profile, now: input.now, limits: input.limits, loopState: {}, campaignId: campaign.id });
-  if (!run) return null;
+  if (!profile) return null;
+  let run: Run | null;
+  try {
+    run = await createPromptlessRun({ projectId: input.project.id, kind, profile, now: input.now, limits: input.limits, loopState: {}, campaignId: campaign.id });
+  } catch (err) {
+    // A spent budget pauses the loop at the next tick's start; one held by running runs waits for them.
+    if (err instanceof BudgetRefusal) return { held: `is held: ${err.message}` };
+    throw err;
+  }
+  if (!run) return { held: "waits for a free slot" };
   await enqueueSpawn(run.id);
   await recordActivity(input.project, "taskAssigned", `Campaign "${campaign.title}": ${kind} run ${run.id} queued`, { runId: run.id });
   await announce(input.project.teamId, { type: "campaignChange", projectId: input.project.id, runId: run.id });
-  return run;
+  return { run };
 }
