@@ -126,6 +126,15 @@ export const GROUPS: Record<string, MutationGroup> = {
     modules: ["lib/queues/outbox-batch.ts"],
     tests: ["test/outbox-relay.test.ts", "test/github-delivery-batch.test.ts", "test/webhook-listener.test.ts"],
   },
+  // Seed 002's step in the tick: answers handled once, the architect and the drift checks held or
+  // started, the breaker, milestones and completion.
+  "loop-campaign": {
+    modules: ["lib/loop/campaign.ts", "lib/loop/campaign-replan.ts"],
+    tests: [
+      "lib/loop/campaign-replan.test.ts", "test/campaign-step.test.ts", "test/campaigns.test.ts", "test/campaign-backoff.test.ts", "test/campaign-architect.test.ts",
+      "test/tick-dry-campaign.test.ts", "test/campaign-notices.test.ts", "test/campaigns-api.test.ts",
+    ],
+  },
   // The spend ledger, the per-run meter and the ceilings it checks.
   spend: {
     modules: ["lib/budgets/ledger.ts", "lib/spend/meter.ts", "lib/spend/ceilings.ts"],
