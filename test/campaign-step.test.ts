@@ -11,7 +11,7 @@ import { announced, createBareProject, emptyQueues } from "./helpers/runs";
 beforeEach(emptyQueues);
 
 async function halfDoneCampaign() {
-  const { project } = await createBareProject();
+  const { project, profile } = await createBareProject();
   const db = getDb();
   const lastSpawnAt = new Date(Date.now() - 60_000);
   await db.projectSettings.update({ where: { projectId: project.id }, data: { spawnCooldownMs: 10_000, parallelEnabled: false, maxParallel: 1 } });
@@ -23,7 +23,10 @@ async function halfDoneCampaign() {
   const index = await addPrompt(project.id, { number: 2, title: "index", body: "y", dependencies: [1] });
   await db.prompt.update({ where: { id: notes.id }, data: { campaignId: campaign.id, campaignPlan: 1, taskId: "notes", status: "done", completedAt: lastSpawnAt } });
   await db.prompt.update({ where: { id: index.id }, data: { campaignId: campaign.id, campaignPlan: 1, taskId: "index" } });
-  return { project, campaign, index, lastSpawnAt };
+  /** A campaign run of the profile, ended (status, summary, error as given). */
+  const endedRun = (data: { kind: "architect" | "reflector"; status: "succeeded" | "failed" | "cancelled"; summary?: string | null; error?: string | null }) =>
+    getDb().run.create({ data: { projectId: project.id, campaignId: campaign.id, agentProfileId: profile.id, adapter: "demo", finishedAt: new Date(), ...data } });
+  return { project, profile, campaign, index, lastSpawnAt, endedRun };
 }
 
 /** The tick's clock: the first reading (the campaign step's) `first` ms after `from`, every later one `later` ms after. */
@@ -47,11 +50,10 @@ describe("a drift check due at a milestone", () => {
   });
 
   it("holds the loop while another prompt's run fills the only slot", async () => {
-    const { project, lastSpawnAt } = await halfDoneCampaign();
+    const { project, profile, lastSpawnAt } = await halfDoneCampaign();
     const db = getDb();
     const other = await addPrompt(project.id, { number: 3, title: "other work", body: "z" });
     await db.prompt.update({ where: { id: other.id }, data: { status: "in_progress" } });
-    const profile = await db.agentProfile.findFirstOrThrow({ where: { team: { projects: { some: { id: project.id } } } } });
     await db.run.create({ data: { projectId: project.id, promptId: other.id, kind: "executor", status: "running", agentProfileId: profile.id, adapter: "demo" } });
     await addPrompt(project.id, { number: 4, title: "more work", body: "w" });
     const held = await runTick(project.id, clock(lastSpawnAt, 20_000, 20_000));
@@ -82,11 +84,10 @@ describe("an answer handled without a notice", () => {
     ["a failed architect (its backoff)", "planning", "architect", "failed", null],
     ["a verdict of aligned", "executing", "reflector", "succeeded", '{"aligned": true, "reason": "on track"}'],
   ] as const)("%s is announced to the campaign's page", async (_, phase, kind, status, summary) => {
-    const { project, campaign, lastSpawnAt } = await halfDoneCampaign();
+    const { project, campaign, lastSpawnAt, endedRun } = await halfDoneCampaign();
     const db = getDb();
     await db.campaign.update({ where: { id: campaign.id }, data: { phase, milestones: [25, 50] } });
-    const profile = await db.agentProfile.findFirstOrThrow({ where: { team: { projects: { some: { id: project.id } } } } });
-    await db.run.create({ data: { projectId: project.id, campaignId: campaign.id, kind, status, summary, agentProfileId: profile.id, adapter: "demo", finishedAt: new Date() } });
+    await endedRun({ kind, status, summary });
     await runTick(project.id, clock(lastSpawnAt, 5_000, 5_000));
     expect((await db.campaignEvent.findMany({ where: { campaignId: campaign.id } })).map((e) => e.kind)).toEqual([kind === "architect" ? "architect_failed" : "aligned"]);
     expect((await announced(project.teamId)).filter((e) => e.type === "campaignChange" && e.campaignId === campaign.id)).toHaveLength(1);
@@ -98,10 +99,7 @@ describe("a drift check whose run fails", () => {
     const fixture = await halfDoneCampaign();
     const db = getDb();
     await db.campaign.update({ where: { id: fixture.campaign.id }, data: { milestones: [25, 50], driftFailures } });
-    const profile = await db.agentProfile.findFirstOrThrow({ where: { team: { projects: { some: { id: fixture.project.id } } } } });
-    await db.run.create({
-      data: { projectId: fixture.project.id, campaignId: fixture.campaign.id, kind: "reflector", status, error: status === "failed" ? "agent exited 1" : null, agentProfileId: profile.id, adapter: "demo", finishedAt: new Date() },
-    });
+    await fixture.endedRun({ kind: "reflector", status, error: status === "failed" ? "agent exited 1" : null });
     const result = await runTick(fixture.project.id, clock(fixture.lastSpawnAt, 20_000, 20_000));
     const after = await db.campaign.findUniqueOrThrow({ where: { id: fixture.campaign.id } });
     const events = (await db.campaignEvent.findMany({ where: { campaignId: fixture.campaign.id }, orderBy: { createdAt: "asc" } })).map((e) => [e.kind, e.message]);
@@ -136,11 +134,10 @@ describe("a drift check whose run fails", () => {
   });
 
   it("a verdict after a failed run starts the count again", async () => {
-    const { project, campaign, lastSpawnAt } = await halfDoneCampaign();
+    const { project, campaign, lastSpawnAt, endedRun } = await halfDoneCampaign();
     const db = getDb();
     await db.campaign.update({ where: { id: campaign.id }, data: { milestones: [25, 50], driftFailures: 2 } });
-    const profile = await db.agentProfile.findFirstOrThrow({ where: { team: { projects: { some: { id: project.id } } } } });
-    await db.run.create({ data: { projectId: project.id, campaignId: campaign.id, kind: "reflector", status: "succeeded", summary: '{"aligned": true, "reason": "fine"}', agentProfileId: profile.id, adapter: "demo", finishedAt: new Date() } });
+    await endedRun({ kind: "reflector", status: "succeeded", summary: '{"aligned": true, "reason": "fine"}' });
     await runTick(project.id, clock(lastSpawnAt, 20_000, 20_000));
     expect((await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).driftFailures).toBe(0);
   });
