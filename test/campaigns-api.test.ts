@@ -98,4 +98,18 @@ describe("campaigns API", () => {
     expect((await again.json()).error.code).toBe("campaign_closed");
     expect((await control(campaign.id, "explode")).status).toBe(400);
   });
+
+  it("shows a long campaign's newest 500 events, oldest first: its latest state is never cut off", async () => {
+    const { token, post } = await setUp();
+    const { campaign } = await (await post({ goal: "Long", plan })).json();
+    // After the campaign's own events (its plan), one second apart.
+    const start = Date.now() + 60_000;
+    await getDb().campaignEvent.createMany({
+      data: Array.from({ length: 520 }, (_, i) => ({ campaignId: campaign.id, kind: "milestone", message: `event ${i}`, createdAt: new Date(start + i * 1000) })),
+    });
+    const view = await (await getCampaign(request("GET", `/api/campaigns/${campaign.id}`, token), params(campaign.id))).json();
+    expect(view.events).toHaveLength(500);
+    expect(view.events[0].message).toBe("event 20");
+    expect(view.events.at(-1).message).toBe("event 519");
+  });
 });
