@@ -141,6 +141,15 @@ describe("a drift check whose run fails", () => {
     await runTick(project.id, clock(lastSpawnAt, 20_000, 20_000));
     expect((await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).driftFailures).toBe(0);
   });
+
+  it("a new plan starts the count again: a person's re-plan while a check was being retried leaves no failures behind", async () => {
+    const { project, campaign, lastSpawnAt, endedRun } = await halfDoneCampaign();
+    const db = getDb();
+    await db.campaign.update({ where: { id: campaign.id }, data: { phase: "planning", milestones: [25], driftFailures: 2 } });
+    await endedRun({ kind: "architect", status: "succeeded", summary: JSON.stringify({ tasks: [{ id: "again", description: "Write the notes again" }] }) });
+    await runTick(project.id, clock(lastSpawnAt, 20_000, 20_000));
+    expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ phase: "executing", planVersion: 2, driftFailures: 0, milestones: [] });
+  });
 });
 
 describe("a campaign's run the budget refuses", () => {
