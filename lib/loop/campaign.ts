@@ -62,14 +62,16 @@ async function handleAnswer(input: StepInput, campaignId: string, run: Run) {
         await applyPlan(tx, c, parsed.plan, run.id);
         return [`Campaign "${c.title}": plan ${c.planVersion + 1} with ${parsed.plan.tasks.length} tasks; executing`];
       }
-      // A plan that arrives after the campaign moved on (cancelled, failed) is kept out of it.
+      // A plan that arrives after the campaign moved on (it executes a plan already) is kept out of it.
       if (parsed?.ok) {
         await addEvent(tx, c.id, "plan_ignored", `A plan arrived while the campaign was ${c.phase}; it was not applied`, run.id);
         return [];
       }
       // An architect that failed (a plan that did not validate fails its run) is retried, up to the breaker.
       const failures = c.failures + 1;
-      await addEvent(tx, c.id, "architect_failed", `Architect run failed: ${run.error ?? run.status}`, run.id);
+      // A run that ended well but answered no plan (its error is empty) fails for what its answer lacks.
+      const why = run.error ?? (parsed && !parsed.ok ? parsed.errors[0] : run.status);
+      await addEvent(tx, c.id, "architect_failed", `Architect run failed: ${why}`, run.id);
       if (failures >= ARCHITECT_ATTEMPTS && c.phase === "planning") {
         await changePhase(tx, c.id, "failed", { failures });
         await addEvent(tx, c.id, "failed", `The architect failed ${failures} times in a row`);
@@ -82,19 +84,26 @@ async function handleAnswer(input: StepInput, campaignId: string, run: Run) {
     if (!verdict) {
       // Seed 002's drift check is mandatory: a run that failed, timed out or was lost runs again
       // (its milestone is taken back, so the step queues it at once and holds the loop meanwhile),
-      // up to DRIFT_CHECK_ATTEMPTS runs; a person's cancel skips it.
+      // up to DRIFT_CHECK_ATTEMPTS runs; a person's cancel skips it, and a check of a plan that is
+      // gone (a person re-planned while it ran) is owed no more.
+      const owed = c.phase === "executing" && run.status !== "cancelled" && c.milestones.length > 0;
       const failed = c.driftFailures + 1;
-      const again = c.phase === "executing" && run.status !== "cancelled" && c.milestones.length > 0 && failed < DRIFT_CHECK_ATTEMPTS;
-      const last = Math.max(...c.milestones);
-      await tx.campaign.update({ where: { id: c.id }, data: again ? { driftFailures: failed, milestones: c.milestones.filter((m) => m !== last) } : { driftFailures: 0 } });
+      const again = owed && failed < DRIFT_CHECK_ATTEMPTS;
+      const retried = again ? { driftFailures: failed, milestones: c.milestones.filter((m) => m !== Math.max(...c.milestones)) } : { driftFailures: 0 };
+      await tx.campaign.update({ where: { id: c.id }, data: retried });
       const outcome = again ? `; it runs again (${failed} of ${DRIFT_CHECK_ATTEMPTS} runs failed)`
-        : run.status === "cancelled" || c.phase !== "executing" ? "" : `; given up after ${failed} failed runs, the work goes on`;
+        : owed ? `; given up after ${failed} failed runs, the work goes on` : "";
       await addEvent(tx, c.id, "reflector_failed", `Drift check did not finish: ${run.error ?? run.status}${outcome}`, run.id);
       return [];
     }
     if (c.driftFailures > 0) await tx.campaign.update({ where: { id: c.id }, data: { driftFailures: 0 } });
-    if (verdict.aligned || c.phase !== "executing") {
+    if (verdict.aligned) {
       await addEvent(tx, c.id, "aligned", `Drift check: aligned${verdict.reason ? ` (${verdict.reason})` : ""}`, run.id);
+      return [];
+    }
+    // A person re-planned while the check ran: the plan it judged is gone, so is its drift.
+    if (c.phase !== "executing") {
+      await addEvent(tx, c.id, "verdict_ignored", `A drift verdict arrived while the campaign was ${c.phase}; it was not acted on: ${verdict.reason}`, run.id);
       return [];
     }
     const reason = `DRIFT DETECTED: ${verdict.reason}`;

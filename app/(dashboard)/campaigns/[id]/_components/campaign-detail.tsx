@@ -10,7 +10,7 @@ import { CampaignPlan } from "./campaign-plan";
 
 const PHASE_WORDS: Record<string, string> = { planning: "Planning", executing: "Executing", completed: "Completed", failed: "Failed", cancelled: "Cancelled" };
 // What the campaign's history shows: the plans, re-plans and their reasons, milestones and drift verdicts.
-const HISTORY = new Set(["plan", "replan", "drift", "aligned", "milestone", "architect_failed", "reflector_failed", "completed", "failed", "cancelled", "paused", "resumed"]);
+const HISTORY = new Set(["plan", "replan", "drift", "aligned", "milestone", "architect_failed", "reflector_failed", "plan_ignored", "verdict_ignored", "completed", "failed", "cancelled", "paused", "resumed"]);
 
 export function CampaignDetail({ campaignId, projectId, canOperate }: { campaignId: string; projectId: string; canOperate: boolean }) {
   const { data, error } = useCampaign(campaignId);
@@ -41,7 +41,7 @@ export function CampaignDetail({ campaignId, projectId, canOperate }: { campaign
         <h2>History</h2>
         <ol className="campaign-history">
           {events.filter((e) => HISTORY.has(e.kind)).map((e) => (
-            <li key={e.id}><span className={`badge ${e.kind}`}>{e.kind.replace("_", " ")}</span> {e.message} <time className="muted">{new Date(e.createdAt).toLocaleString()}</time></li>
+            <li key={e.id}><span className={`badge ${e.kind}`}>{e.kind.replaceAll("_", " ")}</span> {e.message} <time className="muted">{new Date(e.createdAt).toLocaleString()}</time></li>
           ))}
         </ol>
       </section>
