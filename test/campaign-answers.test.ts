@@ -237,15 +237,22 @@ describe("what holds the loop", () => {
   });
 
   it("two open campaigns: the older one's hold is the loop's; a closed campaign's ended run is no longer read", async () => {
-    const newer = await halfDoneCampaign();
+    const f = await halfDoneCampaign();
     const db = getDb();
-    // Created after the newer one, dated before it.
-    const older = await db.campaign.create({ data: { projectId: newer.project.id, title: "Older", goal: "Plan", phase: "planning", createdAt: new Date(Date.now() - 3_600_000) } });
-    await db.run.create({ data: { projectId: newer.project.id, campaignId: older.id, agentProfileId: newer.profile.id, adapter: "demo", kind: "architect", status: "running" } });
-    const closed = await db.campaign.create({ data: { projectId: newer.project.id, title: "Closed", goal: "Done", phase: "completed" } });
-    await db.run.create({ data: { projectId: newer.project.id, campaignId: closed.id, agentProfileId: newer.profile.id, adapter: "demo", kind: "reflector", status: "failed", finishedAt: new Date() } });
-    const { decision } = await tick(newer);
-    expect(decision).toMatchObject({ kind: "blocked_planner", message: 'Campaign "Older": the architect is planning' });
+    await inPhase(f, { phase: "planning" });
+    // Two campaigns planning: one's architect runs, the other's waits for the slot it holds.
+    const other = await db.campaign.create({ data: { projectId: f.project.id, title: "Other", goal: "Plan", phase: "planning" } });
+    await db.run.create({ data: { projectId: f.project.id, campaignId: other.id, agentProfileId: f.profile.id, adapter: "demo", kind: "architect", status: "running" } });
+    const closed = await db.campaign.create({ data: { projectId: f.project.id, title: "Closed", goal: "Done", phase: "completed" } });
+    await db.run.create({ data: { projectId: f.project.id, campaignId: closed.id, agentProfileId: f.profile.id, adapter: "demo", kind: "reflector", status: "failed", finishedAt: new Date() } });
+    // The one stored last is dated first, so the order asked for is not the order stored.
+    const stored = await db.$queryRaw<{ id: string }[]>`SELECT id FROM "Campaign" WHERE id IN (${f.campaign.id}, ${other.id}) ORDER BY ctid`;
+    await db.campaign.update({ where: { id: stored[1].id }, data: { createdAt: new Date(Date.now() - 3_600_000) } });
+    const { decision } = await tick(f);
+    expect(decision).toMatchObject({
+      kind: "blocked_planner",
+      message: stored[1].id === other.id ? 'Campaign "Other": the architect is planning' : 'Campaign "Notes": the architect waits for a free slot',
+    });
     expect(await db.campaignEvent.count({ where: { campaignId: closed.id } })).toBe(0);
   });
 });
