@@ -15,7 +15,9 @@
 //   sleep <ms>              wait, to stand in for a long run
 //   print <text>            say <text> as an assistant message
 //   echo-input              copy the whole prompt to stderr (the run's log), to show what it was given
-//   exit <code>             exit with <code> once every directive has run
+//   exit <code> [as <role>] exit with <code> once every directive has run; with `as`, only when
+//                           the prompt's first `Role: <role>` line names <role> (a campaign's
+//                           reflector that fails while its architect and workers succeed)
 //   fail-once <path>        the first time: create that marker file, fail and exit 1 at once;
 //                           once the marker exists, carry on (for retry tests)
 //   usage <in> <out> [<cache-read> <cache-write>]
@@ -118,8 +120,12 @@ function prose(text) {
   return out.join("\n");
 }
 
+function promptRole() {
+  return /^Role:\s*(\S+)/m.exec(prose(prompt))?.[1];
+}
+
 function chosenAnswer() {
-  const role = /^Role:\s*(\S+)/m.exec(prose(prompt))?.[1];
+  const role = promptRole();
   const text = prose(prompt);
   return answers.find((a) => a.role === role && (!a.when || text.includes(a.when)))?.content;
 }
@@ -147,7 +153,12 @@ function parse(text) {
     const line = LINE.exec(lines[i].trim());
     if (!line) continue;
     const [, kind, arg] = line;
-    if ((kind === "sleep" || kind === "exit") && !/^\d+$/.test(arg)) continue;
+    if (kind === "sleep" && !/^\d+$/.test(arg)) continue;
+    if (kind === "exit") {
+      const exit = /^(\d+)(?:\s+as\s+(\S+))?$/.exec(arg);
+      if (exit) steps.push({ kind, arg: exit[1], role: exit[2] });
+      continue;
+    }
     if (kind === "usage" && !/^\d+(\s+\d+){1,3}$/.test(arg)) continue;
     if (kind === "cost" && !/^\d+(\.\d+)?$/.test(arg)) continue;
     steps.push({ kind, arg });
@@ -289,7 +300,9 @@ async function main() {
     else if (step.kind === "tool" || step.kind === "tool-fail") callTool(step.kind === "tool-fail", step.arg);
     else if (step.kind === "mcp") mcpFailures += (await callMcp(step.arg)) ? 0 : 1;
     else if (step.kind === "sleep") await new Promise((done) => setTimeout(done, Number(step.arg)));
-    else if (step.kind === "exit") exitCode = Number(step.arg);
+    else if (step.kind === "exit") {
+      if (!step.role || step.role === promptRole()) exitCode = Number(step.arg);
+    }
     else if (step.kind === "fail-once") {
       const marker = resolve(root, step.arg);
       if (existsSync(marker)) continue;

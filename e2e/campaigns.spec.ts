@@ -102,3 +102,32 @@ test("a drift sends the campaign back to planning: the re-plan, its reason, the 
   await expect(page.getByTestId("campaign-phase")).toHaveText("Cancelled");
   await expect(page.getByTestId("campaign-plan-after")).toHaveCount(0);
 });
+
+test("a drift check whose runs fail runs again, then gives up and lets the work go on: each failure is in the history", async ({ page }) => {
+  test.setTimeout(240_000);
+  // Only the reflector exits 1: the architect plans and the workers write the files as before.
+  const failingCheck = goal.replace("Document the project in two small steps.", "Document the project in two small steps.\nexit 1 as reflector");
+  await signIn(page);
+  await createProject(page, `Campaign drift check e2e ${Date.now()}`);
+  await hydrated(page);
+  await page.locator("body").press("o");
+  await expect(page.getByTestId("loop-mode")).toHaveText("loop running");
+  await page.getByRole("link", { name: "Campaigns" }).click();
+  await hydrated(page);
+  await page.getByLabel("Title").fill("Unchecked notes");
+  await page.getByLabel("Goal").fill(failingCheck);
+  await page.getByRole("button", { name: "Start campaign" }).click();
+  await expect(page.getByRole("heading", { name: "Unchecked notes" })).toBeVisible();
+
+  await expect(page.getByTestId("campaign-phase")).toHaveText("Completed", { timeout: 180_000 });
+  await expect(page.getByTestId("campaign-metrics")).toHaveText("2 of 2 tasks done · 0 failed · plan 1");
+  const failures = page.locator(".campaign-history li").filter({ hasText: "Drift check did not finish" });
+  await expect(failures).toHaveCount(3);
+  await expect(failures.nth(0)).toContainText("it runs again (1 of 3 runs failed)");
+  await expect(failures.nth(1)).toContainText("it runs again (2 of 3 runs failed)");
+  await expect(failures.nth(2)).toContainText("given up after 3 failed runs, the work goes on");
+  await expect(page.locator(".campaign-history")).toContainText("drift check queued again (2 failed)");
+  await expect(page.locator(".campaign-history")).not.toContainText("Drift check: aligned");
+  await expect(page.getByTestId("task-index")).toContainText("done");
+  await screenshots(page, "campaign-drift-check-failed");
+});

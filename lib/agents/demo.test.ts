@@ -117,6 +117,19 @@ describe("demo agent", () => {
     expect(events.at(-1)).toMatchObject({ type: "result", ok: false, summary: "Done: 1 of 1 edit applied. Exiting with code 3." });
   });
 
+  it("exit … as <role> exits with that code only when the prompt's role is that role", async () => {
+    const goal = `Keep notes.\nexit 4 as reflector\n${fence("answer reflector", '{"aligned": true}\n')}${fence("answer architect", "a plan\n")}`;
+    const reflector = await runDemo(`Role: reflector\n\n${goal}`);
+    expect(reflector.exitCode).toBe(4);
+    expect(reflector.events.at(-1)).toMatchObject({ type: "result", ok: false, summary: "Done: 0 of 0 edits applied. Exiting with code 4." });
+    const architect = await runDemo(`Role: architect\n\n${goal}`);
+    expect(architect.exitCode).toBe(0);
+    expect(architect.events.at(-1)).toMatchObject({ type: "result", ok: true, summary: "a plan" });
+    // Without a role line no `as` matches; a malformed `exit` line is prose.
+    expect((await runDemo(goal)).exitCode).toBe(0);
+    expect((await runDemo("exit 4 as\nexit four")).exitCode).toBe(0);
+  });
+
   it("fails when an edit fails, e.g. deleting a missing file", async () => {
     const { exitCode, events } = await runDemo(fence("delete missing.txt", ""));
     expect(exitCode).toBe(1);
