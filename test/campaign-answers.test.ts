@@ -112,8 +112,9 @@ describe("a drift check's answer", () => {
   it("that failed and is held by the cooldown takes back only its own milestone", async () => {
     const f = await halfDoneCampaign();
     await inPhase(f, { milestones: [25, 50] });
-    await f.endedRun({ kind: "reflector", status: "failed", error: "agent exited 1" });
-    const { decision, campaign, runs } = await tick(f, 5_000);
+    await f.endedRun({ kind: "reflector", status: "failed", error: "agent exited with 1: Done. Exiting with code 1." });
+    const { decision, campaign, runs, events } = await tick(f, 5_000);
+    expect(events).toEqual([["reflector_failed", "Drift check did not finish: agent exited with 1: Done. Exiting with code 1; it runs again (1 of 3 runs failed)"]]);
     expect(decision).toMatchObject({ kind: "blocked_planner", message: 'Campaign "Notes": the drift check at 50 % waits for a free slot' });
     expect(campaign).toMatchObject({ driftFailures: 1, milestones: [25] });
     expect(runs).toEqual([["reflector", "failed"]]);

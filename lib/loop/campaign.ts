@@ -93,7 +93,8 @@ async function handleAnswer(input: StepInput, campaignId: string, run: Run) {
       await tx.campaign.update({ where: { id: c.id }, data: retried });
       const outcome = again ? `; it runs again (${failed} of ${DRIFT_CHECK_ATTEMPTS} runs failed)`
         : owed ? `; given up after ${failed} failed runs, the work goes on` : "";
-      await addEvent(tx, c.id, "reflector_failed", `Drift check did not finish: ${run.error ?? run.status}${outcome}`, run.id);
+      // The run's error may end a sentence of its own ("… Exiting with code 1."): the outcome goes on it.
+      await addEvent(tx, c.id, "reflector_failed", `Drift check did not finish: ${(run.error ?? run.status).replace(/\.$/, "")}${outcome}`, run.id);
       return [];
     }
     if (c.driftFailures > 0) await tx.campaign.update({ where: { id: c.id }, data: { driftFailures: 0 } });
