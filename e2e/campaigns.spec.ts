@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { createProject, hydrated, screenshots, signIn } from "./helpers";
 
 // The demo agent plays the architect and the reflector from the goal's scripted answers, and the
@@ -19,27 +19,36 @@ const goal = [
   "````",
 ].join("\n");
 
-test("a campaign is planned, runs its tasks, is checked for drift and completes", async ({ page }) => {
-  test.setTimeout(240_000);
+/** A new project with its loop running, on its Campaigns page. */
+async function campaignsOfNewProject(page: Page, name: string) {
   await signIn(page);
-  await createProject(page, `Campaign e2e ${Date.now()}`);
+  await createProject(page, `${name} ${Date.now()}`);
   await hydrated(page);
   await page.locator("body").press("o");
   await expect(page.getByTestId("loop-mode")).toHaveText("loop running");
-
   await page.getByRole("link", { name: "Campaigns" }).click();
   await expect(page.getByRole("heading", { name: "Campaigns" })).toBeVisible();
   await hydrated(page);
+}
+
+/** Starts a campaign from the form and waits for its page. */
+async function startCampaign(page: Page, title: string, goalText: string) {
+  await page.getByLabel("Title").fill(title);
+  await page.getByLabel("Goal").fill(goalText);
+  await page.getByRole("button", { name: "Start campaign" }).click();
+  await expect(page.getByRole("heading", { name: title })).toBeVisible();
+}
+
+test("a campaign is planned, runs its tasks, is checked for drift and completes", async ({ page }) => {
+  test.setTimeout(240_000);
+  await campaignsOfNewProject(page, "Campaign e2e");
   // An empty goal is refused beside its field, and nothing is created.
   await page.getByRole("button", { name: "Start campaign" }).click();
   await expect(page.getByText("Goal is required")).toBeVisible();
   await expect(page.getByText("No campaigns yet.")).toBeVisible();
   await screenshots(page, "campaign-new-error");
 
-  await page.getByLabel("Title").fill("Project notes");
-  await page.getByLabel("Goal").fill(goal);
-  await page.getByRole("button", { name: "Start campaign" }).click();
-  await expect(page.getByRole("heading", { name: "Project notes" })).toBeVisible();
+  await startCampaign(page, "Project notes", goal);
   await expect(page.getByTestId("campaign-phase")).toHaveText("Completed", { timeout: 180_000 });
   await expect(page.getByTestId("campaign-metrics")).toHaveText("2 of 2 tasks done · 0 failed · plan 1");
   await expect(page.getByTestId("task-notes")).toContainText("done");
@@ -70,17 +79,8 @@ test("a drift sends the campaign back to planning: the re-plan, its reason, the 
     '{"aligned": true, "reason": "on track"}',
     "````",
   ].join("\n");
-  await signIn(page);
-  await createProject(page, `Campaign drift e2e ${Date.now()}`);
-  await hydrated(page);
-  await page.locator("body").press("o");
-  await expect(page.getByTestId("loop-mode")).toHaveText("loop running");
-  await page.getByRole("link", { name: "Campaigns" }).click();
-  await hydrated(page);
-  await page.getByLabel("Title").fill("Drifting notes");
-  await page.getByLabel("Goal").fill(drifting);
-  await page.getByRole("button", { name: "Start campaign" }).click();
-  await expect(page.getByRole("heading", { name: "Drifting notes" })).toBeVisible();
+  await campaignsOfNewProject(page, "Campaign drift e2e");
+  await startCampaign(page, "Drifting notes", drifting);
 
   // Each architect run after the drift waits the project's 10 s cooldown and more: the page says until when.
   await expect(page.getByTestId("campaign-plan-after")).toContainText("Backing off: the next architect run starts no earlier than", { timeout: 180_000 });
@@ -107,17 +107,8 @@ test("a drift check whose runs fail runs again, then gives up and lets the work 
   test.setTimeout(240_000);
   // Only the reflector exits 1: the architect plans and the workers write the files as before.
   const failingCheck = goal.replace("Document the project in two small steps.", "Document the project in two small steps.\nexit 1 as reflector");
-  await signIn(page);
-  await createProject(page, `Campaign drift check e2e ${Date.now()}`);
-  await hydrated(page);
-  await page.locator("body").press("o");
-  await expect(page.getByTestId("loop-mode")).toHaveText("loop running");
-  await page.getByRole("link", { name: "Campaigns" }).click();
-  await hydrated(page);
-  await page.getByLabel("Title").fill("Unchecked notes");
-  await page.getByLabel("Goal").fill(failingCheck);
-  await page.getByRole("button", { name: "Start campaign" }).click();
-  await expect(page.getByRole("heading", { name: "Unchecked notes" })).toBeVisible();
+  await campaignsOfNewProject(page, "Campaign drift check e2e");
+  await startCampaign(page, "Unchecked notes", failingCheck);
 
   await expect(page.getByTestId("campaign-phase")).toHaveText("Completed", { timeout: 180_000 });
   await expect(page.getByTestId("campaign-metrics")).toHaveText("2 of 2 tasks done · 0 failed · plan 1");
