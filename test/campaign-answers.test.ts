@@ -139,6 +139,17 @@ describe("a drift check's answer", () => {
     expect(notices).toEqual([]);
   });
 
+  it("of drift without a reason says that none was given, re-planning or kept", async () => {
+    const f = await halfDoneCampaign();
+    await inPhase(f, { milestones: [25, 50] });
+    await f.endedRun({ kind: "reflector", status: "succeeded", summary: '{"aligned": false, "reason": "   "}' });
+    const { campaign } = await tick(f, 5_000);
+    expect(campaign).toMatchObject({ phase: "planning", failureLog: "DRIFT DETECTED: the reflector gave no reason" });
+    await f.endedRun({ kind: "reflector", status: "succeeded", summary: '{"aligned": false}' });
+    const { events } = await tick(f, 10_000);
+    expect(events.at(-1)).toEqual(["verdict_ignored", "A drift verdict arrived while the campaign was planning; it was not acted on: the reflector gave no reason"]);
+  });
+
   it("of drift re-plans, is announced once, and the fifth re-plan in a row is still one", async () => {
     const f = await halfDoneCampaign();
     await inPhase(f, { milestones: [25, 50], replans: MAX_REPLANS - 1 });

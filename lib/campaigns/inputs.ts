@@ -83,7 +83,11 @@ export function parseVerdict(answer: string | null): Verdict {
   const json = /\{[\s\S]*\}/.exec(answer ?? "")?.[0];
   try {
     const v = JSON.parse(json ?? "") as { aligned?: unknown; reason?: unknown };
-    if (typeof v.aligned === "boolean") return { aligned: v.aligned, reason: typeof v.reason === "string" ? v.reason.slice(0, 2_000) : "" };
+    if (typeof v.aligned === "boolean") {
+      const reason = typeof v.reason === "string" ? v.reason.trim().slice(0, 2_000) : "";
+      // Drift is acted on and shown with its reason; a verdict of drift that gives none says so.
+      return { aligned: v.aligned, reason: reason || (v.aligned ? "" : "the reflector gave no reason") };
+    }
   } catch {
     // fall through
   }

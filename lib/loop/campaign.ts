@@ -89,7 +89,8 @@ async function handleAnswer(input: StepInput, campaignId: string, run: Run) {
       const owed = c.phase === "executing" && run.status !== "cancelled" && c.milestones.length > 0;
       const failed = c.driftFailures + 1;
       const again = owed && failed < DRIFT_CHECK_ATTEMPTS;
-      const retried = again ? { driftFailures: failed, milestones: c.milestones.filter((m) => m !== Math.max(...c.milestones)) } : { driftFailures: 0 };
+      const last = Math.max(...c.milestones);
+      const retried = again ? { driftFailures: failed, milestones: c.milestones.filter((m) => m !== last) } : { driftFailures: 0 };
       await tx.campaign.update({ where: { id: c.id }, data: retried });
       const outcome = again ? `; it runs again (${failed} of ${DRIFT_CHECK_ATTEMPTS} runs failed)`
         : owed ? `; given up after ${failed} failed runs, the work goes on` : "";
