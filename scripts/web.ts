@@ -4,6 +4,7 @@ import { createServer } from "node:http";
 import next from "next";
 import { getEnv } from "@/lib/env";
 import { parseTrustedProxies, sanitizeForwarded } from "@/lib/http/forwarded";
+import { drainable } from "@/lib/http/drain";
 
 const dev = process.argv.includes("--dev");
 const arg = (name: string) => {
@@ -21,7 +22,15 @@ const server = createServer((req, res) => {
   sanitizeForwarded(req.headers, req.socket.remoteAddress, trusted);
   void handle(req, res);
 });
+const drain = drainable(server);
 server.listen(port, hostname, () => console.log(`[web] listening on ${hostname ?? "*"}:${port}`));
-const stop = () => server.close(() => process.exit(0));
+// Requests being answered get 10 s (under `npm start`'s 15 s before it kills); open event streams
+// and long-polls are cut at once, their clients resume on the next process. A second signal exits.
+let stopping = false;
+const stop = () => {
+  if (stopping) process.exit(0);
+  stopping = true;
+  void drain(10_000).then(() => process.exit(0));
+};
 process.on("SIGTERM", stop);
 process.on("SIGINT", stop);

@@ -52,7 +52,7 @@ describe("the webhook listener in this process", () => {
   let server: Server;
   let url: string;
   beforeAll(async () => {
-    server = await startWebhookListener(0, "127.0.0.1");
+    ({ server } = await startWebhookListener(0, "127.0.0.1"));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(() => new Promise((r) => { server.close(r); server.closeAllConnections(); }));

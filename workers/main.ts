@@ -1,4 +1,3 @@
-import type { Server } from "node:http";
 import type { Worker } from "bullmq";
 import { getEnv, EnvError } from "@/lib/env";
 import { getLogger } from "@/lib/log";
@@ -27,7 +26,7 @@ async function main() {
   let closing = false;
   let workers: Worker[] = [];
   let stopMaintenance = () => {};
-  let listener: Server | undefined;
+  let listener: Awaited<ReturnType<typeof startWebhookListener>> | undefined;
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
   // No queue is consumed before both dependencies answer: a job taken now would only fail.
@@ -64,11 +63,7 @@ async function main() {
     log.info({ signal }, "shutting down");
     stopMaintenance();
     // No new deliveries; those being answered finish before the connections below close.
-    if (listener) {
-      const closed = new Promise((r) => listener!.close(r));
-      listener.closeIdleConnections();
-      await closed;
-    }
+    await listener?.stop(10_000);
     spawnShutdown.abort("shutdown");
     // Workers first (in-flight jobs finish or are handed back), then Redis, then Prisma.
     await Promise.allSettled(workers.map((w) => w.close()));

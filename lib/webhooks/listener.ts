@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { getLogger } from "@/lib/log";
 import { maxBodyBytes, receiveWebhook, tooLarge, webhookEndpoint, type HeaderSource, type WebhookAnswer } from "@/lib/webhooks/receive";
+import { drainable } from "@/lib/http/drain";
 
 class BodyTooLarge extends Error {}
 
@@ -59,7 +60,7 @@ async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> 
  * WEBHOOK_LISTENER_PORT is set): the same paths, checks and answers as the web app's routes,
  * without the web framework's cost per request.
  */
-export function startWebhookListener(port: number, host: string): Promise<Server> {
+export function startWebhookListener(port: number, host: string): Promise<{ server: Server; stop: (graceMs: number) => Promise<void> }> {
   const log = getLogger("webhook-listener");
   const server = createServer((req, res) => {
     answer(req, res).catch((err: Error) => {
@@ -68,11 +69,12 @@ export function startWebhookListener(port: number, host: string): Promise<Server
       else res.destroy();
     });
   });
+  const stop = drainable(server);
   return new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => {
       server.off("error", reject);
-      resolve(server);
+      resolve({ server, stop });
     });
   });
 }
