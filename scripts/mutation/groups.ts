@@ -55,6 +55,17 @@ export const GROUPS: Record<string, MutationGroup> = {
     modules: ["lib/runs/agent-step.ts"],
     tests: ["test/agent-step.test.ts", "test/runs.test.ts"],
   },
+  // One run from its claim to its outcome: the start's side-by-side steps and what they release,
+  // the shutdown hand-back, the failure log, what is committed and under which title. Its tests
+  // start real sandboxed agents, so this group takes an hour or more.
+  "runs-execute": {
+    modules: ["lib/runs/execute.ts"],
+    tests: [
+      "test/run-execute.test.ts", "test/run-start-steps.test.ts", "test/runs.test.ts", "test/run-ceilings.test.ts", "test/run-diff.test.ts",
+      "test/planner.test.ts", "test/merge-conflict.test.ts", "test/agent-secrets.test.ts", "test/home-config-unsandboxed.test.ts",
+      "test/campaign-worker.test.ts", "test/campaign-egress.test.ts", "test/sandbox-fail-closed.test.ts",
+    ],
+  },
   // A runner's long-poll for work.
   "runners-poll": {
     modules: ["lib/runners/poll.ts"],

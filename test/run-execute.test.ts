@@ -1,0 +1,115 @@
+// executeRun's own decisions around the agent: a worker's shutdown hands the prompt back without
+// spending an attempt, a run it cannot start fails with why, a failed run's log leads with its
+// reason, and what a succeeded run commits (and under which title).
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/lib/db";
+import { runTick } from "@/lib/loop/tick";
+import { executeRun } from "@/lib/runs/execute";
+import { addPrompt, createTeamWithProject, waitUntil } from "./helpers/fixtures";
+
+function hostProcessesRunning(argv: string[]): boolean {
+  return readdirSync("/proc").filter((p) => /^\d+$/.test(p)).some((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, "utf8") === `${argv.join("\0")}\0`;
+    } catch {
+      return false;
+    }
+  });
+}
+
+async function shellProject(commandTemplate: string) {
+  const { team, project } = await createTeamWithProject({ cooldownMs: 0 });
+  const profile = await getDb().agentProfile.create({ data: { teamId: team.id, name: `shell-${Math.random()}`, adapter: "shell", commandTemplate } });
+  await getDb().projectSettings.update({ where: { projectId: project.id }, data: { executorProfileId: profile.id } });
+  return { team, project, profile };
+}
+
+/** The tick queues the project's first prompt; the queued run. */
+async function queued(projectId: string, title = "Work") {
+  const prompt = await addPrompt(projectId, { number: 1, title, body: "" });
+  await runTick(projectId);
+  return { prompt, run: await getDb().run.findFirstOrThrow({ where: { promptId: prompt.id, status: "queued" } }) };
+}
+
+const runOf = (id: string) => getDb().run.findUniqueOrThrow({ where: { id }, include: { prompt: true } });
+
+describe("executing a run", () => {
+  it("when the worker shuts down mid-run: the agent is stopped, the run cancelled, the prompt queued again without spending an attempt", async () => {
+    const nap = `${40 + Math.floor(Math.random() * 1000)}.5`;
+    const { project } = await shellProject(`sleep ${nap} & wait`);
+    const { run } = await queued(project.id);
+    const shutdown = new AbortController();
+    const executing = executeRun(run.id, { signal: shutdown.signal });
+    await waitUntil("the agent to start", async () => hostProcessesRunning(["sleep", nap]));
+    shutdown.abort("shutdown");
+    await executing;
+    const after = await runOf(run.id);
+    expect(after).toMatchObject({ status: "cancelled", error: "worker shut down; the prompt goes back to the queue" });
+    expect(after.prompt).toMatchObject({ status: "pending", attempts: 0 });
+    expect(hostProcessesRunning(["sleep", nap])).toBe(false);
+  });
+
+  it("when aborted for another reason: the run's own outcome stands and the attempt counts", async () => {
+    const nap = `${40 + Math.floor(Math.random() * 1000)}.5`;
+    const { project } = await shellProject(`sleep ${nap} & wait`);
+    const { run } = await queued(project.id);
+    const stop = new AbortController();
+    const executing = executeRun(run.id, { signal: stop.signal });
+    await waitUntil("the agent to start", async () => hostProcessesRunning(["sleep", nap]));
+    stop.abort("lease lost");
+    await executing;
+    const after = await runOf(run.id);
+    expect(after.status).toBe("cancelled");
+    expect(after.error).not.toBe("worker shut down; the prompt goes back to the queue");
+    expect(after.prompt!.attempts).toBe(1);
+  });
+
+  it("a run whose agent profile is gone fails with that reason first in its failure log", async () => {
+    const { project } = await shellProject("true");
+    const { run } = await queued(project.id);
+    await getDb().run.update({ where: { id: run.id }, data: { agentProfileId: null } });
+    await executeRun(run.id);
+    const after = await runOf(run.id);
+    expect(after).toMatchObject({ status: "failed", error: "the run has no agent profile" });
+    expect(after.prompt!.failureLog).toBe("the run has no agent profile");
+  });
+
+  it("a failed agent's failure log is its reason, a blank line, then its last lines", async () => {
+    const { project } = await shellProject("echo first; echo second; exit 3");
+    const { run } = await queued(project.id);
+    await executeRun(run.id);
+    const after = await runOf(run.id);
+    expect(after.status).toBe("failed");
+    expect(after.prompt!.failureLog).toMatch(new RegExp(`^${after.error!.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\n\n(.*\n)*first\nsecond`));
+  });
+
+  it("a succeeded run commits its changes as the prompt's feature, on its branch", async () => {
+    const { project } = await shellProject("echo done > work.txt");
+    const { run } = await queued(project.id, "Write the work");
+    await executeRun(run.id);
+    const after = await runOf(run.id);
+    expect(after.status).toBe("succeeded");
+    expect(after.commitSha).toMatch(/^[0-9a-f]{40}$/);
+    const subject = execFileSync("git", ["log", "-1", "--format=%s", after.commitSha!], { cwd: project.repoPath! }).toString().trim();
+    expect(subject).toBe("feat(prompt-1): Write the work");
+    expect(execFileSync("git", ["show", `${after.commitSha}:work.txt`], { cwd: project.repoPath! }).toString()).toBe("done\n");
+  });
+
+  it("a succeeded run that changed nothing has no commit", async () => {
+    const { project } = await shellProject("true");
+    const { run } = await queued(project.id);
+    await executeRun(run.id);
+    expect(await runOf(run.id)).toMatchObject({ status: "succeeded", commitSha: null });
+  });
+
+  it("a succeeded run whose agent committed itself keeps that commit", async () => {
+    const { project } = await shellProject("echo mine > own.txt && git add own.txt && git -c user.name=a -c user.email=a@b commit -qm 'agent made this'");
+    const { run } = await queued(project.id);
+    await executeRun(run.id);
+    const after = await runOf(run.id);
+    expect(after.status).toBe("succeeded");
+    expect(execFileSync("git", ["log", "-1", "--format=%s", after.commitSha!], { cwd: project.repoPath! }).toString().trim()).toBe("agent made this");
+  });
+});
