@@ -85,6 +85,38 @@ describe("executing a run", () => {
     expect(after.prompt!.failureLog).toMatch(new RegExp(`^${after.error!.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\n\n(.*\n)*first\nsecond`));
   });
 
+  it("a failed agent's failure log keeps its last 50 lines, not its first", async () => {
+    const { project } = await shellProject("i=1; while [ $i -le 80 ]; do echo line-$i; i=$((i+1)); done; exit 3");
+    const { run } = await queued(project.id);
+    await executeRun(run.id);
+    const { prompt } = await runOf(run.id);
+    expect(prompt!.failureLog).toContain("line-40\n");
+    expect(prompt!.failureLog).toContain("line-80");
+    expect(prompt!.failureLog).not.toContain("line-20\n");
+  });
+
+  it("gives the agent the prompt's text, the run's model and the profile's extra arguments", async () => {
+    const { project, profile } = await shellProject("cat; echo; echo model={model} args");
+    await getDb().agentProfile.update({ where: { id: profile.id }, data: { extraArgs: ["--flag", "two words"] } });
+    const prompt = await addPrompt(project.id, { number: 4, title: "Do it", body: "the body" });
+    await runTick(project.id);
+    const queuedRun = await getDb().run.findFirstOrThrow({ where: { promptId: prompt.id, status: "queued" } });
+    const run = await getDb().run.update({ where: { id: queuedRun.id }, data: { model: "m-1" } });
+    await executeRun(run.id);
+    expect((await runOf(run.id)).status).toBe("succeeded");
+    const log = (await getDb().runLog.findMany({ where: { runId: run.id }, orderBy: { seq: "asc" } })).map((l) => l.content).join("\n");
+    expect(log).toContain("# Prompt 4: Do it\n\nthe body\nmodel=m-1 args --flag two words");
+  });
+
+  it("gives the agent a token that outlives the run's wall time by ten minutes", async () => {
+    const { project } = await shellProject("true");
+    await getDb().projectSettings.update({ where: { projectId: project.id }, data: { maxRunDurationMs: 120_000 } });
+    const { run } = await queued(project.id);
+    await executeRun(run.id);
+    const token = await getDb().apiToken.findUniqueOrThrow({ where: { runId: run.id } });
+    expect(token.expiresAt!.getTime() - token.createdAt.getTime()).toBe(120_000 + 10 * 60_000);
+  });
+
   it("a succeeded run commits its changes as the prompt's feature, on its branch", async () => {
     const { project } = await shellProject("echo done > work.txt");
     const { run } = await queued(project.id, "Write the work");
