@@ -2,22 +2,12 @@
 // spending an attempt, a run it cannot start fails with why, a failed run's log leads with its
 // reason, and what a succeeded run commits (and under which title).
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { runTick } from "@/lib/loop/tick";
 import { executeRun } from "@/lib/runs/execute";
 import { addPrompt, createTeamWithProject, waitUntil } from "./helpers/fixtures";
-
-function hostProcessesRunning(argv: string[]): boolean {
-  return readdirSync("/proc").filter((p) => /^\d+$/.test(p)).some((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/cmdline`, "utf8") === `${argv.join("\0")}\0`;
-    } catch {
-      return false;
-    }
-  });
-}
+import { hostProcessesRunning } from "./helpers/host-processes";
 
 async function shellProject(commandTemplate: string) {
   const { team, project } = await createTeamWithProject({ cooldownMs: 0 });

@@ -1,18 +1,8 @@
-import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { addPrompt, createTeamWithProject, waitUntil } from "./helpers/fixtures";
+import { hostProcessesRunning } from "./helpers/host-processes";
 import { tickAndRun } from "./helpers/run-once";
-
-function hostProcessesRunning(argv: string[]): boolean {
-  return readdirSync("/proc").filter((p) => /^\d+$/.test(p)).some((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/cmdline`, "utf8") === `${argv.join("\0")}\0`;
-    } catch {
-      return false;
-    }
-  });
-}
 
 async function useShellProfile(teamId: string, projectId: string, commandTemplate: string, extra: Record<string, unknown> = {}) {
   const profile = await getDb().agentProfile.create({ data: { teamId, name: `shell-${Math.random()}`, adapter: "shell", commandTemplate, ...extra } });
