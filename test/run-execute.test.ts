@@ -25,32 +25,29 @@ async function queued(projectId: string, title = "Work") {
 
 const runOf = (id: string) => getDb().run.findUniqueOrThrow({ where: { id }, include: { prompt: true } });
 
+/** A run whose agent sleeps, its worker's signal aborted with `reason` once the agent started; the run after. */
+async function abortedMidRun(reason: string) {
+  const nap = `${40 + Math.floor(Math.random() * 1000)}.5`;
+  const { project } = await shellProject(`sleep ${nap} & wait`);
+  const { run } = await queued(project.id);
+  const signal = new AbortController();
+  const executing = executeRun(run.id, { signal: signal.signal });
+  await waitUntil("the agent to start", async () => hostProcessesRunning(["sleep", nap]));
+  signal.abort(reason);
+  await executing;
+  return { after: await runOf(run.id), nap };
+}
+
 describe("executing a run", () => {
   it("when the worker shuts down mid-run: the agent is stopped, the run cancelled, the prompt queued again without spending an attempt", async () => {
-    const nap = `${40 + Math.floor(Math.random() * 1000)}.5`;
-    const { project } = await shellProject(`sleep ${nap} & wait`);
-    const { run } = await queued(project.id);
-    const shutdown = new AbortController();
-    const executing = executeRun(run.id, { signal: shutdown.signal });
-    await waitUntil("the agent to start", async () => hostProcessesRunning(["sleep", nap]));
-    shutdown.abort("shutdown");
-    await executing;
-    const after = await runOf(run.id);
+    const { after, nap } = await abortedMidRun("shutdown");
     expect(after).toMatchObject({ status: "cancelled", error: "worker shut down; the prompt goes back to the queue" });
     expect(after.prompt).toMatchObject({ status: "pending", attempts: 0 });
     expect(hostProcessesRunning(["sleep", nap])).toBe(false);
   });
 
   it("when aborted for another reason: the run's own outcome stands and the attempt counts", async () => {
-    const nap = `${40 + Math.floor(Math.random() * 1000)}.5`;
-    const { project } = await shellProject(`sleep ${nap} & wait`);
-    const { run } = await queued(project.id);
-    const stop = new AbortController();
-    const executing = executeRun(run.id, { signal: stop.signal });
-    await waitUntil("the agent to start", async () => hostProcessesRunning(["sleep", nap]));
-    stop.abort("lease lost");
-    await executing;
-    const after = await runOf(run.id);
+    const { after } = await abortedMidRun("lease lost");
     expect(after.status).toBe("cancelled");
     expect(after.error).not.toBe("worker shut down; the prompt goes back to the queue");
     expect(after.prompt!.attempts).toBe(1);
