@@ -3,8 +3,8 @@ import { getDb } from "@/lib/db";
 import { enqueueTick } from "@/lib/queues";
 import { closeRunnerWake } from "@/lib/runners/wake";
 import { createTeamWithProject, waitForCount } from "./helpers/fixtures";
-import { CHAOS_ENV, expectEveryPromptOnce, expectLostBySweep } from "./helpers/chaos-loop";
-import { FLEET_ENV, FLEET_LEASE_TTL_MS, fleetProject, HOST_SLOTS, NetFleet, peakRunning, type FleetHost } from "./helpers/fleet";
+import { expectEveryPromptOnce, expectLostBySweep } from "./helpers/chaos-loop";
+import { FLEET_ENV, fleetProject, HOST_SLOTS, NetFleet, peakRunning, type FleetHost } from "./helpers/fleet";
 import { namespacesUnavailable, removeLeftoverHosts } from "./helpers/netns";
 import { startRunnerApi } from "./helpers/runner-http";
 import { runnerToken } from "./helpers/runners";
@@ -118,10 +118,11 @@ describe.skipIf(unavailable)("a fleet over two hosts (network namespaces, each w
     expect(lostOf(w.remoteRuns).length).toBeGreaterThan(0);
     await expectDoneOnce(w.local.id, lostOf(w.localRuns).length);
     await expectDoneOnce(w.remote.id, lostOf(w.remoteRuns).length);
+    // Lost by the sweeper once the lease ran out, never before. (No upper bound on when: a heartbeat
+    // host b sent before it died may reach a slowed web server any time later and renew once more;
+    // a lease renewed for ever would leave the run running and fail expectDoneOnce above.)
     expectLostBySweep(lost);
-    // The last renewal came before the kill, so each lease ran out within one TTL of it (plus one
-    // renewal interval: a runner's heartbeat already sent may reach the web server after the kill).
-    for (const r of lost) expect(r.leaseExpiresAt!.getTime()).toBeLessThanOrEqual(killedAt + FLEET_LEASE_TTL_MS + Number(CHAOS_ENV.LEASE_RENEW_MS));
+    for (const r of lost) expect(r.finishedAt!.getTime()).toBeGreaterThan(killedAt);
     // The prompts host b lost were done on host a, after the loss.
     for (const r of lost) {
       const rerun = [...w.localRuns, ...w.remoteRuns].find((x) => x.promptId === r.promptId && x.status === "succeeded")!;

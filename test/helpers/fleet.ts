@@ -15,7 +15,7 @@ import { CHAOS_ENV, TICK_MS } from "./chaos-loop";
 export const HOST_SLOTS = 2;
 // Five processes and their agents share two loaded cores here: a longer lease than the chaos
 // tests' keeps a stalled but live host from losing runs, at the price of a slower failover.
-export const FLEET_LEASE_TTL_MS = 10_000;
+const FLEET_LEASE_TTL_MS = 10_000;
 export const FLEET_ENV = { ...CHAOS_ENV, LEASE_TTL_MS: String(FLEET_LEASE_TTL_MS) };
 
 type Child = ReturnType<typeof startInHost>;
