@@ -2,10 +2,17 @@
 // spending an attempt, a run it cannot start fails with why, a failed run's log leads with its
 // reason, and what a succeeded run commits (and under which title).
 import { execFileSync } from "node:child_process";
+import { getEventListeners } from "node:events";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
+import { captureLogs } from "@/lib/log-capture";
 import { runTick } from "@/lib/loop/tick";
+import { cancelRun } from "@/lib/runs/cancel";
 import { executeRun } from "@/lib/runs/execute";
+import { appendTurn } from "@/lib/threads/append";
 import { addPrompt, createTeamWithProject, waitUntil } from "./helpers/fixtures";
 import { hostProcessesRunning } from "./helpers/host-processes";
 
@@ -25,17 +32,38 @@ async function queued(projectId: string, title = "Work") {
 
 const runOf = (id: string) => getDb().run.findUniqueOrThrow({ where: { id }, include: { prompt: true } });
 
-/** A run whose agent sleeps, its worker's signal aborted with `reason` once the agent started; the run after. */
-async function abortedMidRun(reason: string) {
-  const nap = `${40 + Math.floor(Math.random() * 1000)}.5`;
+/** A run whose agent sleeps (far longer than any test waits), being executed, once its agent started. */
+async function sleepingRun(opts: { signal?: AbortSignal } = {}) {
+  const nap = `${400 + Math.floor(Math.random() * 1000)}.5`;
   const { project } = await shellProject(`sleep ${nap} & wait`);
   const { run } = await queued(project.id);
-  const signal = new AbortController();
-  const executing = executeRun(run.id, { signal: signal.signal });
+  const executing = executeRun(run.id, opts);
   await waitUntil("the agent to start", async () => hostProcessesRunning(["sleep", nap]));
+  return { project, run, executing, nap };
+}
+
+/** A sleeping run, its worker's signal aborted with `reason` once the agent started; the run after. */
+async function abortedMidRun(reason: string) {
+  const signal = new AbortController();
+  const { run, executing, nap } = await sleepingRun({ signal: signal.signal });
   signal.abort(reason);
   await executing;
   return { after: await runOf(run.id), nap };
+}
+
+/** Runs `work` with the process's temporary folder a new, empty one; what it left there. */
+async function leftInTmp(work: () => Promise<void>) {
+  const [before, tmp] = [process.env.TMPDIR, mkdtempSync(join(tmpdir(), "run-execute-"))];
+  process.env.TMPDIR = tmp;
+  try {
+    await work();
+  } finally {
+    if (before === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = before;
+  }
+  const left = readdirSync(tmp);
+  rmSync(tmp, { recursive: true, force: true });
+  return left;
 }
 
 describe("executing a run", () => {
@@ -53,14 +81,67 @@ describe("executing a run", () => {
     expect(after.prompt!.attempts).toBe(1);
   });
 
-  it("a run whose agent profile is gone fails with that reason first in its failure log", async () => {
+  it("a run cancelled by a person: its agent is stopped at the next lease renewal, and the cancel stands", async () => {
+    const { project, run, executing, nap } = await sleepingRun();
+    await cancelRun(project, run.id);
+    await executing;
+    expect(hostProcessesRunning(["sleep", nap])).toBe(false);
+    expect(await runOf(run.id)).toMatchObject({ status: "cancelled", error: "cancelled by a person", prompt: { status: "cancelled" } });
+  });
+
+  it("leaves no listener on the worker's signal once the run has ended", async () => {
+    const { project } = await shellProject("true");
+    const { run } = await queued(project.id);
+    const signal = new AbortController().signal;
+    await executeRun(run.id, { signal });
+    expect((await runOf(run.id)).status).toBe("succeeded");
+    expect(getEventListeners(signal, "abort")).toEqual([]);
+  });
+
+  it("a run whose agent profile is gone fails with that reason first in its failure log, and the worker logs it", async () => {
     const { project } = await shellProject("true");
     const { run } = await queued(project.id);
     await getDb().run.update({ where: { id: run.id }, data: { agentProfileId: null } });
+    const logs = captureLogs();
     await executeRun(run.id);
     const after = await runOf(run.id);
     expect(after).toMatchObject({ status: "failed", error: "the run has no agent profile" });
     expect(after.prompt!.failureLog).toBe("the run has no agent profile");
+    expect(logs.filter((l) => l.runId === run.id && l.level === 40)).toEqual([
+      expect.objectContaining({ name: "runs", err: "the run has no agent profile", msg: "run failed before or around its agent" }),
+    ]);
+  });
+
+  it("a run whose worktree cannot be made fails saying why, and the sandbox made beside it is taken down", async () => {
+    const { project } = await shellProject("true");
+    const { run } = await queued(project.id);
+    await getDb().project.update({ where: { id: project.id }, data: { activeBranch: "no-such-base" } });
+    const left = await leftInTmp(() => executeRun(run.id));
+    const after = await runOf(run.id);
+    expect(after.status).toBe("failed");
+    expect(after.error).toContain("no-such-base");
+    expect(after.prompt!.failureLog).toBe(after.error);
+    expect(left).toEqual([]);
+  });
+
+  it("a lead run is given its thread up to its own turn, and nothing of its worktree is committed", async () => {
+    const { project, profile } = await shellProject("cat; echo lead-wrote > lead.txt");
+    const thread = await getDb().thread.create({ data: { projectId: project.id, title: "Plans" } });
+    const say = (text: string) => appendTurn(thread.id, { actor: "person", actorId: "user:u", action: "message", text });
+    await say("what is next?");
+    const run = await getDb().run.create({
+      data: { projectId: project.id, kind: "lead", threadId: thread.id, threadSeq: 1, agentProfileId: profile.id, adapter: profile.adapter, queuedAt: new Date() },
+    });
+    await say("asked while the lead starts");
+    await executeRun(run.id);
+    const after = await runOf(run.id);
+    expect(after).toMatchObject({ status: "succeeded", commitSha: null });
+    const log = (await getDb().runLog.findMany({ where: { runId: run.id }, orderBy: { seq: "asc" } })).map((l) => l.content).join("\n");
+    expect(log).toContain(`You are the lead agent of the project "${project.name}", in the conversation about "Plans".`);
+    expect(log).toContain("what is next?");
+    expect(log).not.toContain("asked while the lead starts");
+    expect(log).not.toContain("MCP server");
+    expect(execFileSync("git", ["log", "--all", "--format=%s"], { cwd: project.repoPath! }).toString()).not.toContain("chore(lead)");
   });
 
   it("a failed agent's failure log is its reason, a blank line, then its last lines", async () => {

@@ -53,7 +53,7 @@ export async function executeRun(runId: string, opts: { signal?: AbortSignal; jo
   const abort = new AbortController();
   const stopRenewal = startLeaseRenewal({ runId, workerId: me, ttlMs: env.LEASE_TTL_MS, everyMs: env.LEASE_RENEW_MS, onLost: () => abort.abort("lease lost") });
   const onShutdown = () => abort.abort(opts.signal!.reason);
-  opts.signal?.addEventListener("abort", onShutdown, { once: true });
+  opts.signal?.addEventListener("abort", onShutdown);
   let outcome: RunOutcome;
   const startEnded = startBegun();
   try {
