@@ -62,7 +62,7 @@ test("a campaign is planned, runs its tasks, is checked for drift and completes"
 });
 
 test("a drift sends the campaign back to planning: the re-plan, its reason, the count and the backoff are on its page", async ({ page }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(300_000);
   // The reflector finds the work off course at 50 %; the next architect, given the drift, answers no plan.
   const drifting = [
     "Document the project in two small steps.",
@@ -82,8 +82,10 @@ test("a drift sends the campaign back to planning: the re-plan, its reason, the 
   await campaignsOfNewProject(page, "Campaign drift e2e");
   await startCampaign(page, "Drifting notes", drifting);
 
-  // Each architect run after the drift waits the project's 10 s cooldown and more: the page says until when.
-  await expect(page.getByTestId("campaign-plan-after")).toContainText("Backing off: the next architect run starts no earlier than", { timeout: 180_000 });
+  // The drift first (a failure here says the campaign never got to its check at 50 %)...
+  await expect(page.locator(".campaign-replans li")).toHaveCount(1, { timeout: 180_000 });
+  // ...then each architect run after it waits the project's 10 s cooldown and more: the page says until when.
+  await expect(page.getByTestId("campaign-plan-after")).toContainText("Backing off: the next architect run starts no earlier than", { timeout: 60_000 });
   await expect(page.getByTestId("campaign-phase")).toHaveText("Planning");
   await expect(page.getByTestId("campaign-replans")).toHaveText(
     "1 re-plan in all · 1 of 5 automatic re-plans in a row without progress (one more fails the campaign; a task completed by a plan that did not drift starts the count again)");
