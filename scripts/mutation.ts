@@ -1,6 +1,8 @@
-// `npm run mutation [group…] [-- --concurrency N]`: StrykerJS on one module group at a time,
-// then one line per module — killed / reached, reached by no test, score — and where each
-// surviving mutant sits. Exits 1 when a module scores under the bar.
+// `npm run mutation [group…] [-- --concurrency N] [--lines FROM-TO,…]`: StrykerJS on one module
+// group at a time, then one line per module — killed / reached, reached by no test, score — and
+// where each surviving mutant sits. Exits 1 when a module scores under the bar. `--lines` mutates
+// only those lines of the group's first module (a check of a change since the last whole run:
+// its figures are of those lines alone, never the module's).
 import { readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { Stryker } from "@stryker-mutator/core";
@@ -51,7 +53,7 @@ function summarize(group: MutationGroup, results: MutantResult[]): boolean {
   return ok;
 }
 
-async function runGroup(name: string, group: MutationGroup, concurrency: number): Promise<MutantResult[]> {
+async function runGroup(name: string, group: MutationGroup, concurrency: number, ranges?: string): Promise<MutantResult[]> {
   // Read by vitest.mutation.config.ts in each of Stryker's test-runner processes.
   process.env.MUTATION_TEST_FILES = group.tests.join(",");
   const options: PartialStrykerOptions = {
@@ -60,7 +62,7 @@ async function runGroup(name: string, group: MutationGroup, concurrency: number)
     vitest: { configFile: "vitest.mutation.config.ts", related: false },
     coverageAnalysis: "perTest",
     concurrency,
-    mutate: group.modules,
+    mutate: ranges ? ranges.split(",").map((range) => `${group.modules[0]}:${range}`) : group.modules,
     // No `testFiles`: with it Stryker 9.6 runs a mutant made when a module loads (a pattern, a
     // table) with the mutant switched on only after the module loaded, so no test could kill it.
     // vitest.mutation.config.ts already limits the run to the group's tests.
@@ -80,14 +82,18 @@ async function main() {
   const args = process.argv.slice(2);
   const ci = args.indexOf("--concurrency");
   const concurrency = ci >= 0 ? Number(args.splice(ci, 2)[1]) : 1;
+  const li = args.indexOf("--lines");
+  const ranges = li >= 0 ? args.splice(li, 2)[1] : undefined;
+  if (ranges !== undefined && !/^\d+-\d+(,\d+-\d+)*$/.test(ranges)) throw new Error(`--lines takes FROM-TO ranges of line numbers, comma-separated, not ${ranges}`);
   const names = args.length ? args : Object.keys(GROUPS);
   const unknown = names.filter((n) => !GROUPS[n]);
   if (unknown.length) throw new Error(`unknown group ${unknown.join(", ")}; groups: ${Object.keys(GROUPS).join(", ")}`);
   let ok = true;
   for (const name of names) {
     const started = Date.now();
-    const results = await runGroup(name, GROUPS[name], concurrency);
-    console.log(`\n[mutation] ${name} (${Math.round((Date.now() - started) / 1000)} s; bar ${BAR} % of reached mutants, none unreached)`);
+    const results = await runGroup(name, GROUPS[name], concurrency, ranges);
+    const only = ranges ? `; only ${GROUPS[name].modules[0]} lines ${ranges}` : "";
+    console.log(`\n[mutation] ${name} (${Math.round((Date.now() - started) / 1000)} s; bar ${BAR} % of reached mutants, none unreached${only})`);
     ok = summarize(GROUPS[name], results) && ok;
   }
   process.exit(ok ? 0 : 1);
