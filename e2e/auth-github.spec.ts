@@ -1,22 +1,15 @@
 // "Sign in with GitHub" end to end against a local double of GitHub's OAuth flow, reached the
 // way GitHub Enterprise Server is (AUTH_GITHUB_URL). This spec starts its own web server on
 // its own database, since the shared app runs without a GitHub provider.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { join } from "node:path";
-import pg from "pg";
 import { expect, test } from "@playwright/test";
 import { GithubOAuthDouble, type GithubPerson } from "@/test/helpers/github-oauth-double";
+import { FreshApp, query } from "./fresh-app";
 
-const root = join(import.meta.dirname, "..");
-const adminUrl = process.env.TEST_DATABASE_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-const port = Number(process.env.E2E_PORT ?? 3210) + 2;
-const base = `http://127.0.0.1:${port}`;
-const dbName = `rm_e2e_github_${process.pid}_${randomBytes(3).toString("hex")}`;
+const web = new FreshApp(2, "github");
+const { base, dbUrl } = web;
 const app = { clientId: "Iv1.e2e0a1b2c3d4e5f6", clientSecret: randomBytes(20).toString("hex"), callbackUrl: `${base}/api/auth/callback/github` };
 const double = new GithubOAuthDouble(app);
-let server: ChildProcess;
-let dbUrl: string;
 
 // Grace keeps her email private on GitHub, so the app has to ask /user/emails for it.
 const grace: GithubPerson = {
@@ -31,26 +24,10 @@ const stranger: GithubPerson = {
   emails: [{ email: "mallory@example.test", primary: true, verified: true, visibility: "public" }],
 };
 
-async function query<T extends pg.QueryResultRow>(url: string, sql: string, values: unknown[] = []): Promise<T[]> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try { return (await c.query<T>(sql, values)).rows; } finally { await c.end(); }
-}
-
 test.beforeAll(async () => {
   test.setTimeout(90_000);
   await double.start();
-  await query(adminUrl, `CREATE DATABASE "${dbName}"`);
-  const u = new URL(adminUrl);
-  u.pathname = `/${dbName}`;
-  dbUrl = u.toString();
-  const env = {
-    ...process.env, NODE_ENV: "production", DATABASE_URL: dbUrl, AUTH_SECRET: randomBytes(32).toString("hex"),
-    APP_URL: base, REDIS_PREFIX: `rme2e-github-${process.pid}`, LOG_LEVEL: "warn", TICK_SCHEDULES: "off",
-    AUTH_GITHUB_ID: app.clientId, AUTH_GITHUB_SECRET: app.clientSecret, AUTH_GITHUB_URL: double.url,
-  } as NodeJS.ProcessEnv;
-  const migrated = spawnSync(join(root, "node_modules", ".bin", "tsx"), ["scripts/db/migrate.ts"], { cwd: root, env, stdio: ["ignore", "ignore", "inherit"] });
-  if (migrated.status !== 0) throw new Error("migrating the GitHub sign-in database failed");
+  await web.create();
   // Grace linked her GitHub account earlier; she has no password.
   await query(dbUrl, `
     WITH t AS (INSERT INTO "Team" (id, name, slug) VALUES ('team_gh', 'Compilers', 'compilers')),
@@ -58,19 +35,12 @@ test.beforeAll(async () => {
          m AS (INSERT INTO "Membership" (id, "teamId", "userId", role) VALUES ('mem_grace', 'team_gh', 'user_grace', 'owner'))
     INSERT INTO "Account" (id, "userId", type, provider, "providerAccountId") VALUES ('acct_grace', 'user_grace', 'oauth', 'github', $1)`,
   [String(grace.id)]);
-  server = spawn(process.execPath, ["--import", "tsx", "scripts/web.ts", "-p", String(port), "-H", "127.0.0.1"], { cwd: root, env, stdio: "inherit" });
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try { if ((await fetch(`${base}/api/health`)).status < 600) break; } catch { /* starting */ }
-    if (server.exitCode !== null || Date.now() > deadline) throw new Error("the GitHub sign-in app did not start");
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  await web.start({ AUTH_GITHUB_ID: app.clientId, AUTH_GITHUB_SECRET: app.clientSecret, AUTH_GITHUB_URL: double.url });
 });
 
 test.afterAll(async () => {
-  if (server && server.exitCode === null) await new Promise((r) => { server.once("exit", r); server.kill("SIGTERM"); });
+  await web.remove();
   await double.stop();
-  await query(adminUrl, `DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
 });
 
 test.beforeEach(() => {

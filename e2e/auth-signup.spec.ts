@@ -1,48 +1,18 @@
 // The first user of a fresh install. This spec starts its own web server on a database
 // without users, so the shared app (with its seeded demo owner) stays as it is.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { join } from "node:path";
-import pg from "pg";
 import { expect, test } from "@playwright/test";
+import { FreshApp } from "./fresh-app";
 
-const root = join(import.meta.dirname, "..");
-const adminUrl = process.env.TEST_DATABASE_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-const port = Number(process.env.E2E_PORT ?? 3210) + 1;
-const base = `http://127.0.0.1:${port}`;
-const dbName = `rm_e2e_fresh_${process.pid}_${randomBytes(3).toString("hex")}`;
-let server: ChildProcess;
-
-async function admin(sql: string) {
-  const c = new pg.Client({ connectionString: adminUrl });
-  await c.connect();
-  try { await c.query(sql); } finally { await c.end(); }
-}
+const web = new FreshApp(1, "fresh");
+const { base } = web;
 
 test.beforeAll(async () => {
   test.setTimeout(90_000);
-  await admin(`CREATE DATABASE "${dbName}"`);
-  const u = new URL(adminUrl);
-  u.pathname = `/${dbName}`;
-  const env = {
-    ...process.env, NODE_ENV: "production", DATABASE_URL: u.toString(), AUTH_SECRET: randomBytes(32).toString("hex"),
-    APP_URL: base, REDIS_PREFIX: `rme2e-fresh-${process.pid}`, LOG_LEVEL: "warn", TICK_SCHEDULES: "off",
-  } as NodeJS.ProcessEnv;
-  const migrated = spawnSync(join(root, "node_modules", ".bin", "tsx"), ["scripts/db/migrate.ts"], { cwd: root, env, stdio: ["ignore", "ignore", "inherit"] });
-  if (migrated.status !== 0) throw new Error("migrating the fresh database failed");
-  server = spawn(process.execPath, ["--import", "tsx", "scripts/web.ts", "-p", String(port), "-H", "127.0.0.1"], { cwd: root, env, stdio: "inherit" });
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try { if ((await fetch(`${base}/api/health`)).status < 600) break; } catch { /* starting */ }
-    if (Date.now() > deadline) throw new Error("fresh app did not start");
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  await web.create();
+  await web.start();
 });
 
-test.afterAll(async () => {
-  if (server && server.exitCode === null) await new Promise((r) => { server.once("exit", r); server.kill("SIGTERM"); });
-  await admin(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
-});
+test.afterAll(() => web.remove());
 
 test("the first person signs up, owns the first team, and sign-up closes behind them", async ({ page, browser }) => {
   await page.goto(`${base}/login`);

@@ -25,9 +25,9 @@ export async function hydrated(page: Page) {
   await expect(page.getByTestId("live-status")).toHaveText("live");
 }
 
-/** A fresh local git repository on `main` under the server's repository root (its data folder's repos/). */
-export function makeRepo(): string {
-  const root = join(process.env.E2E_DATA_DIR!, "repos");
+/** A fresh local git repository on `main` under a server's repository root (its data folder's repos/; the shared app's by default). */
+export function makeRepo(dataDir = process.env.E2E_DATA_DIR!): string {
+  const root = join(dataDir, "repos");
   mkdirSync(root, { recursive: true });
   const dir = join(mkdtempSync(join(root, "e2e-")), "app");
   const env = { ...process.env, GIT_AUTHOR_NAME: "e2e", GIT_AUTHOR_EMAIL: "e2e@localhost", GIT_COMMITTER_NAME: "e2e", GIT_COMMITTER_EMAIL: "e2e@localhost" };

@@ -64,8 +64,9 @@ export const GROUPS: Record<string, MutationGroup> = {
       "test/run-execute.test.ts", "test/run-start-steps.test.ts", "test/runs.test.ts", "test/run-ceilings.test.ts", "test/run-diff.test.ts",
       "test/planner.test.ts", "test/merge-conflict.test.ts", "test/agent-secrets.test.ts", "test/home-config-unsandboxed.test.ts",
       "test/campaign-worker.test.ts", "test/campaign-egress.test.ts", "test/sandbox-fail-closed.test.ts",
-      // A GitHub project's clone, an architect's invalid plan, a profile's file written into the run's HOME.
-      "test/github-ci.test.ts", "test/campaigns.test.ts", "test/sandbox-home-config.test.ts",
+      // A GitHub project's clone, an architect's invalid plan. (test/sandbox-home-config.test.ts, the one to reach the
+      // home-config log line, fails under Stryker with "cline: not found": that line stays unreached.)
+      "test/github-ci.test.ts", "test/campaigns.test.ts",
     ],
   },
   // A runner's long-poll for work.
