@@ -7,6 +7,7 @@ import { PATCH as patchSettings } from "@/app/api/projects/[id]/settings/route";
 import { POST as postLoop } from "@/app/api/projects/[id]/loop/route";
 import { createTeamWithProject } from "./helpers/fixtures";
 import { apiToken, params, request } from "./helpers/api";
+import { announced } from "./helpers/runs";
 
 describe("projects over HTTP, with their tick schedule", () => {
   it("a project's periodic tick runs only while its loop does, follows the interval, and goes on stop and archive", async () => {
@@ -15,6 +16,8 @@ describe("projects over HTTP, with their tick schedule", () => {
     const created = await createProjectRoute(request("POST", "/api/projects", admin, { name: "API made", repoKind: "local", repoPath, baseBranch: "main" }), undefined as never);
     expect(created.status).toBe(201);
     const { project } = await created.json();
+    // The team's open dashboards hear of it.
+    expect(await announced(team.id)).toContainEqual({ type: "projectChange", projectId: project.id });
     const scheduler = () => getQueue("tick").getJobScheduler(tickSchedulerId(project.id));
     const loop = (action: string) => postLoop(request("POST", `/api/projects/${project.id}/loop`, admin, { action }), params(project.id));
     // A new project's loop is stopped: it costs no tick until someone starts it.

@@ -3,6 +3,7 @@ import { recordAudit, SYSTEM, type AuditBy } from "@/lib/audit/record";
 import { planningKeyForBranch } from "@/lib/prompts/names";
 import { slugify } from "@/lib/slug";
 import { publishOutbox, recordOutbox } from "@/lib/queues";
+import { announce } from "@/lib/events/publish";
 import { projectInput, type ProjectInput } from "@/lib/projects/schema";
 import { checkLocalRepository } from "@/lib/projects/repo-check";
 
@@ -55,6 +56,7 @@ export async function createProject(teamId: string, raw: ProjectInput, settings:
     await recordAudit({ teamId, by, action: "project.created", target: { type: "project", id: project.id }, after: { name: project.name, repoKind: project.repoKind, repoPath: project.repoPath, baseBranch: project.baseBranch, ...(repo?.created ? { repositoryCreated: true } : {}) } }, tx);
     return { project, outbox: await recordOutbox(tx, [{ kind: "schedule", projectId: project.id }]) };
   });
-  await publishOutbox(outbox);
+  // The team's open dashboards list it at once (every event re-reads the project list).
+  await Promise.all([publishOutbox(outbox), announce(teamId, { type: "projectChange", projectId: project.id })]);
   return project;
 }
