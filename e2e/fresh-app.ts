@@ -20,8 +20,8 @@ export class FreshApp {
   readonly port: number;
   readonly base: string;
   readonly dbUrl: string;
-  /** Its data folder (repositories under repos/). */
-  readonly dataDir = mkdtempSync(join(tmpdir(), "ringmaster-e2e-fresh-"));
+  /** Its data folder (repositories under repos/), made by create(). */
+  dataDir = "";
   private readonly dbName: string;
   private readonly env: NodeJS.ProcessEnv;
   private server: ChildProcess | null = null;
@@ -36,12 +36,13 @@ export class FreshApp {
     this.dbUrl = u.toString();
     this.env = {
       ...process.env, NODE_ENV: "production", DATABASE_URL: this.dbUrl, AUTH_SECRET: randomBytes(32).toString("hex"),
-      APP_URL: this.base, REDIS_PREFIX: `rme2e-${name}-${process.pid}`, LOG_LEVEL: "warn", TICK_SCHEDULES: "off", DATA_DIR: this.dataDir,
+      APP_URL: this.base, REDIS_PREFIX: `rme2e-${name}-${process.pid}`, LOG_LEVEL: "warn", TICK_SCHEDULES: "off",
     };
   }
 
-  /** Creates and migrates the database. */
+  /** Creates the data folder, and the database, migrated. */
   async create() {
+    this.dataDir = this.env.DATA_DIR = mkdtempSync(join(tmpdir(), "ringmaster-e2e-fresh-"));
     await query(adminUrl, `CREATE DATABASE "${this.dbName}"`);
     const migrated = spawnSync(join(root, "node_modules", ".bin", "tsx"), ["scripts/db/migrate.ts"], { cwd: root, env: this.env, stdio: ["ignore", "ignore", "inherit"] });
     if (migrated.status !== 0) throw new Error(`migrating ${this.dbName} failed`);
@@ -74,6 +75,6 @@ export class FreshApp {
   async remove() {
     await this.stop();
     await query(adminUrl, `DROP DATABASE IF EXISTS "${this.dbName}" WITH (FORCE)`);
-    rmSync(this.dataDir, { recursive: true, force: true });
+    if (this.dataDir) rmSync(this.dataDir, { recursive: true, force: true });
   }
 }
