@@ -26,6 +26,8 @@ async function connect(path: string, token: string, lastEventId?: string) {
 }
 
 const messages = (events: { data: string }[]) => events.map((e) => JSON.parse(e.data).message as string);
+/** The id of the team stream's newest entry (the project's creation is announced), "0-0" when empty. */
+const newestId = async (teamId: string) => (await getRedis("producer").xrevrange(teamStreamKey(teamId), "+", "-", "COUNT", 1))[0]?.[0] ?? "0-0";
 
 describe("GET /api/events (team stream over SSE)", () => {
   it("answers 401, 404 and 400 as JSON before any stream opens", async () => {
@@ -60,7 +62,7 @@ describe("GET /api/events (team stream over SSE)", () => {
       "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no", connection: "keep-alive",
     });
     const [ready] = await reader.take(1);
-    expect(ready).toMatchObject({ event: "ready", id: "0-0" });
+    expect(ready).toMatchObject({ event: "ready", id: await newestId(team.id) });
     const id = await announce(team.id, { type: "promptsChange", projectId: project.id, message: "hello" });
     const [event] = await reader.take(1);
     expect(event).toMatchObject({ event: "message", id });
@@ -153,7 +155,7 @@ describe("GET /api/events (team stream over SSE)", () => {
       sleep: (ms, signal) => new Promise<void>((wake) => { sleeps.push({ ms, wake }); signal.addEventListener("abort", () => wake()); }),
     });
     const reader = new SseReader(res.body!);
-    expect(await reader.next(2_000, true)).toEqual({ kind: "event", id: "0-0", event: "ready", data: "{}" });
+    expect(await reader.next(2_000, true)).toEqual({ kind: "event", id: await newestId(team.id), event: "ready", data: "{}" });
     await expect(reader.next(100, true)).rejects.toThrow(/no server-sent event/);
     expect(sleeps.map((s) => s.ms)).toEqual([15_000]);
     sleeps[0].wake();
