@@ -1,18 +1,10 @@
 // The first user of a fresh install. This spec starts its own web server on a database
 // without users, so the shared app (with its seeded demo owner) stays as it is.
 import { expect, test } from "@playwright/test";
-import { FreshApp } from "./fresh-app";
+import { useFreshApp } from "./fresh-app";
 
-const web = new FreshApp(1, "fresh");
+const web = useFreshApp(1, "fresh");
 const { base } = web;
-
-test.beforeAll(async () => {
-  test.setTimeout(90_000);
-  await web.create();
-  await web.start();
-});
-
-test.afterAll(() => web.remove());
 
 test("the first person signs up, owns the first team, and sign-up closes behind them", async ({ page, browser }) => {
   await page.goto(`${base}/login`);

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { test } from "@playwright/test";
 
 const root = join(import.meta.dirname, "..");
 export const adminUrl = process.env.TEST_DATABASE_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
@@ -77,4 +78,16 @@ export class FreshApp {
     await query(adminUrl, `DROP DATABASE IF EXISTS "${this.dbName}" WITH (FORCE)`);
     if (this.dataDir) rmSync(this.dataDir, { recursive: true, force: true });
   }
+}
+
+/** A fresh app for the spec file that calls this: started before its tests, removed after them. */
+export function useFreshApp(portOffset: number, name: string): FreshApp {
+  const web = new FreshApp(portOffset, name);
+  test.beforeAll(async () => {
+    test.setTimeout(90_000);
+    await web.create();
+    await web.start();
+  });
+  test.afterAll(() => web.remove());
+  return web;
 }

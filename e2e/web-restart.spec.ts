@@ -2,19 +2,11 @@
 // process on the same port. The old one must end by itself although the page holds its event
 // stream open, and the page must go on live on the new one without a reload.
 import { expect, test } from "@playwright/test";
-import { FreshApp } from "./fresh-app";
+import { useFreshApp } from "./fresh-app";
 import { makeRepo } from "./helpers";
 
-const web = new FreshApp(3, "restart");
+const web = useFreshApp(3, "restart");
 const { base } = web;
-
-test.beforeAll(async () => {
-  test.setTimeout(90_000);
-  await web.create();
-  await web.start();
-});
-
-test.afterAll(() => web.remove());
 
 test("the web process stops on SIGTERM with a dashboard open, and the page goes on live on the next one", async ({ page }) => {
   await page.goto(`${base}/signup`);
