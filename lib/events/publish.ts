@@ -1,5 +1,5 @@
 import { getLogger } from "@/lib/log";
-import { getRedis } from "@/lib/redis/connections";
+import { readyProducer } from "@/lib/redis/connections";
 import { TEAM_STREAM_MAXLEN, teamStreamKey, type TeamEvent } from "@/lib/events/streams";
 
 /**
@@ -8,7 +8,8 @@ import { TEAM_STREAM_MAXLEN, teamStreamKey, type TeamEvent } from "@/lib/events/
  */
 export async function announce(teamId: string, event: TeamEvent): Promise<string | null> {
   try {
-    return await getRedis("producer").xadd(
+    // A process's first announce may come before its connection opened: it waits for that.
+    return await (await readyProducer(2000)).xadd(
       teamStreamKey(teamId), "MAXLEN", "~", String(TEAM_STREAM_MAXLEN), "*", "e", JSON.stringify(event),
     );
   } catch (err) {

@@ -4,7 +4,7 @@ import { getDb, getPool, type Prisma } from "@/lib/db";
 import { getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/log";
 import { isDatabaseUnreachable } from "@/lib/db/unreachable";
-import { getRedis, readyRedis } from "@/lib/redis/connections";
+import { getRedis, readyProducer, readyRedis } from "@/lib/redis/connections";
 import { enqueueMerge, enqueueSpawn, enqueueTick, removeTickScheduler, upsertTickScheduler } from "@/lib/queues/producers";
 import { tickPeriodMs } from "@/lib/queues/tick-period";
 import { enqueueGithub, enqueuePullRequestRecheck, enqueueSlack } from "@/lib/queues/github";
@@ -37,14 +37,8 @@ const READY_WAIT_MS = 2000;
 // fails at once, one still opening (a process just started) gets a moment; whatever is not
 // sent waits in the table for the relay.
 export async function producerReady(opts: { failFast: boolean }): Promise<void> {
-  const redis = getRedis("producer");
-  if (opts.failFast && isKnownDown(redis.status)) throw new Error(`Redis is unreachable (${redis.status})`);
-  await readyRedis(redis, READY_WAIT_MS);
-}
-
-/** ioredis' statuses of a connection that lost Redis (not one still opening or open). */
-export function isKnownDown(status: string): boolean {
-  return status === "reconnecting" || status === "close" || status === "end";
+  if (opts.failFast) await readyProducer(READY_WAIT_MS);
+  else await readyRedis(getRedis("producer"), READY_WAIT_MS);
 }
 
 // The scheduler is read from the project's current state, not from the message, so an

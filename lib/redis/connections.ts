@@ -60,6 +60,22 @@ export async function readyRedis(conn: Redis, timeoutMs = 5000): Promise<Redis> 
   return conn;
 }
 
+/** ioredis' statuses of a connection that lost Redis (not one still opening or open). */
+export function isKnownDown(status: string): boolean {
+  return status === "reconnecting" || status === "close" || status === "end";
+}
+
+/**
+ * The producer connection once it can take a command: a connection known to be down fails at
+ * once (a request must not wait for Redis), one still opening (a process just started) gets
+ * `waitMs` — with the offline queue off, a command sent before then fails.
+ */
+export async function readyProducer(waitMs: number): Promise<Redis> {
+  const redis = getRedis("producer");
+  if (isKnownDown(redis.status)) throw new Error(`Redis is unreachable (${redis.status})`);
+  return readyRedis(redis, waitMs);
+}
+
 export function redisKey(...parts: string[]): string {
   return [getEnv().REDIS_PREFIX, ...parts].join(":");
 }
