@@ -9,7 +9,7 @@ import { TEAM_STREAM_MAXLEN, teamStreamKey, type TeamEvent } from "@/lib/events/
 export async function announce(teamId: string, event: TeamEvent): Promise<string | null> {
   try {
     // A process's first announce may come before its connection opened: it waits for that.
-    return await (await readyProducer(2000)).xadd(
+    return await (await readyProducer()).xadd(
       teamStreamKey(teamId), "MAXLEN", "~", String(TEAM_STREAM_MAXLEN), "*", "e", JSON.stringify(event),
     );
   } catch (err) {

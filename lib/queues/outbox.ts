@@ -4,7 +4,7 @@ import { getDb, getPool, type Prisma } from "@/lib/db";
 import { getEnv } from "@/lib/env";
 import { getLogger } from "@/lib/log";
 import { isDatabaseUnreachable } from "@/lib/db/unreachable";
-import { getRedis, readyProducer, readyRedis } from "@/lib/redis/connections";
+import { getRedis, PRODUCER_OPEN_WAIT_MS, readyProducer, readyRedis } from "@/lib/redis/connections";
 import { enqueueMerge, enqueueSpawn, enqueueTick, removeTickScheduler, upsertTickScheduler } from "@/lib/queues/producers";
 import { tickPeriodMs } from "@/lib/queues/tick-period";
 import { enqueueGithub, enqueuePullRequestRecheck, enqueueSlack } from "@/lib/queues/github";
@@ -30,15 +30,14 @@ export interface OutboxRow { id: string; message: OutboxMessage }
 
 // The fast path publishes right after the commit; the relay leaves young rows to it.
 const RELAY_AFTER_MS = 1000;
-const READY_WAIT_MS = 2000;
 
 // A queue first used while Redis is away would wait for it forever (BullMQ waits for its
 // connection to be ready): a request must not hang on it. A connection known to be down
 // fails at once, one still opening (a process just started) gets a moment; whatever is not
 // sent waits in the table for the relay.
 export async function producerReady(opts: { failFast: boolean }): Promise<void> {
-  if (opts.failFast) await readyProducer(READY_WAIT_MS);
-  else await readyRedis(getRedis("producer"), READY_WAIT_MS);
+  if (opts.failFast) await readyProducer();
+  else await readyRedis(getRedis("producer"), PRODUCER_OPEN_WAIT_MS);
 }
 
 // The scheduler is read from the project's current state, not from the message, so an

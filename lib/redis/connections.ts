@@ -60,6 +60,9 @@ export async function readyRedis(conn: Redis, timeoutMs = 5000): Promise<Redis> 
   return conn;
 }
 
+/** How long a command waits for a producer connection still opening (a process just started). */
+export const PRODUCER_OPEN_WAIT_MS = 2000;
+
 /** ioredis' statuses of a connection that lost Redis (not one still opening or open). */
 export function isKnownDown(status: string): boolean {
   return status === "reconnecting" || status === "close" || status === "end";
@@ -70,7 +73,7 @@ export function isKnownDown(status: string): boolean {
  * once (a request must not wait for Redis), one still opening (a process just started) gets
  * `waitMs` — with the offline queue off, a command sent before then fails.
  */
-export async function readyProducer(waitMs: number): Promise<Redis> {
+export async function readyProducer(waitMs = PRODUCER_OPEN_WAIT_MS): Promise<Redis> {
   const redis = getRedis("producer");
   if (isKnownDown(redis.status)) throw new Error(`Redis is unreachable (${redis.status})`);
   return readyRedis(redis, waitMs);
