@@ -1,11 +1,20 @@
-// The tick's and a run start's hot statements are parsed and planned once per pooled connection
+// The tick's, a run start's and the webhook intake's hot statements are parsed and planned once per pooled connection
 // (lib/db/prepared.ts), and what they return survives a migration that adds columns under them.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { randomUUID } from "node:crypto";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createDb, getDb, getPool } from "@/lib/db";
 import { lockAndLoad, loadTickSnapshot } from "@/lib/loop/load";
 import { getClaimProfile } from "@/lib/runs/claim";
 import { createPrompt } from "@/lib/prompts/create";
+import { storeDelivery } from "@/lib/github/delivery-store";
 import { createBareProject } from "./helpers/runs";
+import { slackTeam, startSlackDouble } from "./helpers/slack-fixtures";
+
+const double = await startSlackDouble();
+afterAll(() => double.stop());
+// Made on the suite's pool: its set-up needs more than the one connection the tests below keep.
+let slack: Awaited<ReturnType<typeof slackTeam>>;
+beforeAll(async () => { slack = await slackTeam(double); });
 
 // One connection, so the statements it keeps are the ones these calls made.
 const holder = globalThis as unknown as { __ringmasterDb?: ReturnType<typeof createDb> };
@@ -51,5 +60,23 @@ describe("hot statements, prepared", () => {
     const snap = await lockAndLoad(project.id, "me", 60_000);
     expect(snap?.prompts.map((p) => p.title).sort()).toEqual(["after", "before"]);
     expect((await getDb().prompt.count({ where: { projectId: project.id } }))).toBe(2);
+  });
+
+  it("include the webhook intake's store: kept per batch size up to 32 rows, a larger batch planned each time", async () => {
+    const delivery = (deliveryId: string) => ({ deliveryId, event: "issue_comment", action: "created", projectId: null, status: "received" as const, payload: `{"n":"${deliveryId}"}`, subject: "#1" });
+    // One at a time: a batch of one row each time, one kept statement.
+    for (let i = 0; i < 3; i++) expect(await storeDelivery(delivery(randomUUID()))).toEqual({ outboxId: expect.any(String) });
+    // Forty at once: the first goes alone, the 39 that came while it was written go together.
+    const burst = await Promise.all(Array.from({ length: 40 }, () => storeDelivery(delivery(randomUUID()))));
+    expect(burst.every((s) => s?.outboxId)).toBe(true);
+    // Two at once: the first alone (its kept statement again), then a batch of one.
+    await Promise.all([storeDelivery(delivery(randomUUID())), storeDelivery(delivery(randomUUID()))]);
+    const stores = (await kept()).filter((s) => s.includes(`INSERT INTO "WebhookDelivery"`));
+    expect(stores).toHaveLength(1);
+    expect(stores[0].match(/'github', \$/g)).toHaveLength(1);
+
+    const t = slack;
+    for (let i = 0; i < 3; i++) expect(await (await t.send({ type: "message", channel: t.channelId, user: "U0ALICE", text: `note ${i}`, ts: double.ts() })).json()).toEqual({ accepted: true });
+    expect((await kept()).filter((s) => s.includes(`'slack', $2`))).toHaveLength(1);
   });
 });

@@ -9,7 +9,7 @@ const names = new Map<string, string>();
 const MAX_PREPARED = 256;
 
 /**
- * A statement on every tick's or every run start's path as a query that each pooled connection
+ * A statement on every tick's, run start's or webhook delivery's path as a query that each pooled connection
  * parses and plans once, then keeps: the tick's snapshot took ~1.2 ms of Postgres's planning per
  * tick, longer than running it. Postgres re-plans a kept statement itself after a migration; its
  * result must not be a table's row (`RETURNING *`, `SELECT *` at the top), whose type a

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { getPool } from "@/lib/db";
+import { prepared } from "@/lib/db/prepared";
 
 export interface DeliveryRow {
   deliveryId: string;
@@ -38,6 +39,10 @@ export interface StoredDelivery { outboxId: string | null }
 type Waiter = { row: DeliveryRow; resolve: (stored: StoredDelivery | null) => void; reject: (err: Error) => void };
 
 const MAX_BATCH = 200;
+// Batches up to this many rows go as a kept statement (one per size): planning the statement
+// cost Postgres more than running it for one row (0.42 → 0.23 ms of its CPU a delivery, one at a
+// time). A larger batch, rare, is planned each time rather than kept by every connection.
+const MAX_PREPARED_ROWS = 32;
 let queue: Waiter[] = [];
 let flushing = false;
 
@@ -51,8 +56,7 @@ async function insert(rows: DeliveryRow[]): Promise<Map<string, StoredDelivery>>
     const p = i * 9;
     return `($${p + 1}, 'github', $${p + 2}, $${p + 3}, $${p + 4}, $${p + 5}, $${p + 6}, $${p + 7}, $${p + 8}, $${p + 9})`;
   });
-  const { rows: inserted } = await getPool().query<{ deliveryId: string; outboxId: string | null }>(
-    `WITH stored AS (
+  const text = `WITH stored AS (
        INSERT INTO "WebhookDelivery" ("id", "provider", "deliveryId", "event", "action", "projectId", "status", "payload", "processedAt", "subject")
        VALUES ${tuples.join(", ")} ON CONFLICT ("provider", "deliveryId") DO NOTHING RETURNING "deliveryId", "status"
      ), orders AS (
@@ -60,8 +64,9 @@ async function insert(rows: DeliveryRow[]): Promise<Map<string, StoredDelivery>>
        SELECT 'github', jsonb_build_object('kind', 'github', 'deliveryId', "deliveryId"), timezone('UTC', now())
        FROM stored WHERE "status" = 'received' RETURNING id, payload->>'deliveryId' AS "deliveryId"
      )
-     SELECT s."deliveryId", o.id::text AS "outboxId" FROM stored s LEFT JOIN orders o ON o."deliveryId" = s."deliveryId"`,
-    values,
+     SELECT s."deliveryId", o.id::text AS "outboxId" FROM stored s LEFT JOIN orders o ON o."deliveryId" = s."deliveryId"`;
+  const { rows: inserted } = await getPool().query<{ deliveryId: string; outboxId: string | null }>(
+    rows.length <= MAX_PREPARED_ROWS ? prepared(text, values) : { text, values },
   );
   return new Map(inserted.map((r) => [r.deliveryId, { outboxId: r.outboxId }]));
 }

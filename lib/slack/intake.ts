@@ -1,6 +1,7 @@
 import { LRUCache } from "lru-cache";
 import { randomUUID } from "node:crypto";
 import { getDb, getPool } from "@/lib/db";
+import { prepared } from "@/lib/db/prepared";
 import { publishOutboxBatched } from "@/lib/queues";
 import { decryptSecret } from "@/lib/crypto/secrets";
 import { signatureProblem } from "@/lib/slack/signature";
@@ -47,9 +48,10 @@ const isRequest = (e: SlackMessageEvent | undefined, botUserId?: string): e is S
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 // One statement stores the message once (a repeat conflicts and records nothing) and its work
-// order in the outbox: one round trip, so the answer is not kept waiting on a transaction.
+// order in the outbox: one round trip, so the answer is not kept waiting on a transaction; kept
+// by each connection (planned once, not per message).
 async function store(deliveryId: string, event: string, eventId: string, payload: StoredSlackEvent) {
-  const { rows } = await getPool().query<{ rowId: string; outboxId: string }>(
+  const { rows } = await getPool().query<{ rowId: string; outboxId: string }>(prepared(
     `WITH stored AS (
        INSERT INTO "WebhookDelivery" ("id", "provider", "deliveryId", "event", "action", "status", "payload")
        VALUES ($1, 'slack', $2, $3, $4, 'received', $5) ON CONFLICT ("provider", "deliveryId") DO NOTHING RETURNING id
@@ -59,7 +61,7 @@ async function store(deliveryId: string, event: string, eventId: string, payload
      )
      SELECT s.id AS "rowId", o.id::text AS "outboxId" FROM stored s CROSS JOIN orders o`,
     [randomUUID(), deliveryId, event.slice(0, 100), eventId, JSON.stringify(payload)],
-  );
+  ));
   return rows[0] ?? null;
 }
 
