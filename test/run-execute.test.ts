@@ -31,6 +31,7 @@ async function queued(projectId: string, title = "Work") {
 }
 
 const runOf = (id: string) => getDb().run.findUniqueOrThrow({ where: { id }, include: { prompt: true } });
+const runLog = async (runId: string) => (await getDb().runLog.findMany({ where: { runId }, orderBy: { seq: "asc" } })).map((l) => l.content).join("\n");
 
 /** A run whose agent sleeps (far longer than any test waits), being executed, once its agent started. */
 async function sleepingRun(opts: { signal?: AbortSignal } = {}) {
@@ -79,6 +80,8 @@ describe("executing a run", () => {
     expect(after.status).toBe("cancelled");
     expect(after.error).not.toBe("worker shut down; the prompt goes back to the queue");
     expect(after.prompt!.attempts).toBe(1);
+    // A cancel is no failure: the prompt's failure log is not the stopped agent's output.
+    expect(after.prompt!.failureLog).toBeNull();
   });
 
   it("a run cancelled by a person: its agent is stopped at the next lease renewal, and the cancel stands", async () => {
@@ -124,6 +127,14 @@ describe("executing a run", () => {
     expect(left).toEqual([]);
   });
 
+  it("a run of a project with no repository path fails saying so", async () => {
+    const { project } = await shellProject("true");
+    const { run } = await queued(project.id);
+    await getDb().project.update({ where: { id: project.id }, data: { repoPath: null } });
+    await executeRun(run.id);
+    expect(await runOf(run.id)).toMatchObject({ status: "failed", error: "the project has no repository path", prompt: { failureLog: "the project has no repository path" } });
+  });
+
   it("a lead run is given its thread up to its own turn, and nothing of its worktree is committed", async () => {
     const { project, profile } = await shellProject("cat; echo lead-wrote > lead.txt");
     const thread = await getDb().thread.create({ data: { projectId: project.id, title: "Plans" } });
@@ -151,6 +162,27 @@ describe("executing a run", () => {
     const after = await runOf(run.id);
     expect(after.status).toBe("failed");
     expect(after.prompt!.failureLog).toMatch(new RegExp(`^${after.error!.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\n\n(.*\n)*first\nsecond`));
+  });
+
+  it("a failed verify's output that already starts with the reason is the failure log as it is", async () => {
+    const { project } = await shellProject("true");
+    await getDb().projectSettings.update({ where: { projectId: project.id }, data: { verifyCommand: "echo 'verify command failed: 2 of 9 tests'; echo 'FAIL a.test'; exit 1" } });
+    const { run } = await queued(project.id);
+    await executeRun(run.id);
+    const after = await runOf(run.id);
+    expect(after).toMatchObject({ status: "failed", error: "verify command failed" });
+    expect(after.prompt!.failureLog).toMatch(/^verify command failed: 2 of 9 tests\nFAIL a\.test\n?$/);
+  });
+
+  it("a failed agent's changes are not committed: its branch stays at the base for the next attempt", async () => {
+    const { project } = await shellProject("echo half > half.txt; exit 3");
+    const { run } = await queued(project.id);
+    await executeRun(run.id);
+    const after = await runOf(run.id);
+    expect(after).toMatchObject({ status: "failed", commitSha: null });
+    expect(after.prompt!.branch).toBeTruthy();
+    const ahead = execFileSync("git", ["rev-list", "--count", `${project.baseBranch}..${after.prompt!.branch}`], { cwd: project.repoPath! }).toString().trim();
+    expect(ahead).toBe("0");
   });
 
   it("a failed agent's failure log keeps its last 50 lines, not its first", async () => {
@@ -195,6 +227,8 @@ describe("executing a run", () => {
     const subject = execFileSync("git", ["log", "-1", "--format=%s", after.commitSha!], { cwd: project.repoPath! }).toString().trim();
     expect(subject).toBe("feat(prompt-1): Write the work");
     expect(execFileSync("git", ["show", `${after.commitSha}:work.txt`], { cwd: project.repoPath! }).toString()).toBe("done\n");
+    // Its profile passes no home-config variable: nothing is written into the run's HOME.
+    expect(await runLog(run.id)).not.toContain("[ringmaster] wrote");
   });
 
   it("a succeeded run that changed nothing has no commit", async () => {

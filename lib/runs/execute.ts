@@ -87,11 +87,11 @@ type Settled<T extends readonly unknown[]> = { -readonly [K in keyof T]: Awaited
  * Like Promise.all, but a failure is thrown only once every step has ended (none is left running
  * behind the run's failure), after `onFailure` (which releases what the steps that succeeded made).
  */
-async function settleAll<T extends readonly unknown[]>(steps: T, opts: { onFailure?: () => Promise<unknown> } = {}): Promise<Settled<T>> {
+async function settleAll<T extends readonly unknown[]>(steps: T, opts: { onFailure: () => Promise<unknown> }): Promise<Settled<T>> {
   const results = await Promise.allSettled(steps);
   const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
   if (!failed) return results.map((r) => (r as PromiseFulfilledResult<unknown>).value) as Settled<T>;
-  await opts.onFailure?.();
+  await opts.onFailure();
   throw failed.reason;
 }
 
@@ -103,7 +103,9 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
   const { ceilings, costLimit } = budgetedCeilings(runCeilings(profile, settings), run.reservedUsd);
   const refused = refusal(ceilings, profile.adapter);
   if (refused) return { status: "failed", exitCode: null, signal: null, error: refused, failureLog: refused, retry: false };
-  const repoPath = project.repoKind === "github" ? await prepareGithubClone(project, prompt?.branch) : project.repoPath;
+  // A prompt's retry continues on its branch (a GitHub project's clone fetches it).
+  const known = prompt?.branch;
+  const repoPath = project.repoKind === "github" ? await prepareGithubClone(project, known) : project.repoPath;
   if (!repoPath) throw new Error("the project has no repository path");
 
   const baseBranch = project.activeBranch ?? project.baseBranch;
@@ -111,7 +113,6 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
   const pathOf = (b: string) => resolve(dataDir(), "worktrees", project.id, b.replaceAll("/", "_"));
   // A prompt's first run (or its first after a merge conflict) and a run of no prompt start a new
   // branch, on the fast path: in a ready worktree of the project's pool when one is at the base tip.
-  const known = prompt?.branch;
   const fresh = prompt ? runBranchName(prompt.number, prompt.title) : `ringmaster/${run.kind}-${run.id}`;
   const pool = projectPool(project.id);
   // A new branch's start walks the repository's shared parts beside its checkout, off its path.
@@ -171,8 +172,9 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
     const written = await writeHomeConfig(sandbox, profile.adapter, childEnv);
     if (written) log.push(`[ringmaster] wrote ~/${written} in the run's HOME from the profile's variable`);
     const mcp = await wireMcp(sandbox, profile.adapter);
+    // A lead run (the only kind with a thread) is given its conversation up to its own turn.
     const text = campaignText ?? (prompt ? `# Prompt ${prompt.number}: ${prompt.title}\n\n${prompt.body}`
-      : run.kind === "lead" && run.threadId ? await untilDb("thread", () => leadPrompt(run.threadId!, run.threadSeq ?? 0, mcp.wired ? MCP_SERVER_NAME : null))
+      : run.threadId ? await untilDb("thread", () => leadPrompt(run.threadId!, run.threadSeq ?? 0, mcp.wired ? MCP_SERVER_NAME : null))
       : plannerPrompt(project.planningKey, mcp.wired));
     outcome = await runAgentAndVerify({
       runId: run.id, profile, settings, adapter, signal, log, env: { ...childEnv, ...mcp.env }, launch: sandbox.launch,
@@ -199,7 +201,7 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
   }
   // A lead answers in its thread, an architect with a plan, a reflector with a verdict: they change
   // no code, so nothing of their worktree is committed.
-  if (run.kind === "architect") outcome = checkArchitectAnswer(run, outcome, (line) => log.push(line));
+  outcome = checkArchitectAnswer(run, outcome, (line) => log.push(line));
   if (outcome.status !== "succeeded" || run.kind === "lead" || isCampaignRun(run)) return outcome;
   const title = campaignCommitTitle(prompt) ?? (prompt ? `feat(prompt-${prompt.number}): ${prompt.title}` : `chore(${run.kind}): ${run.id}`);
   // The agent may have pointed its worktree's git link at another repository: nothing is committed there.

@@ -64,9 +64,9 @@ export const GROUPS: Record<string, MutationGroup> = {
       "test/run-execute.test.ts", "test/run-start-steps.test.ts", "test/runs.test.ts", "test/run-ceilings.test.ts", "test/run-diff.test.ts",
       "test/planner.test.ts", "test/merge-conflict.test.ts", "test/agent-secrets.test.ts", "test/home-config-unsandboxed.test.ts",
       "test/campaign-worker.test.ts", "test/campaign-egress.test.ts", "test/sandbox-fail-closed.test.ts",
-      // A GitHub project's clone, an architect's invalid plan. (test/sandbox-home-config.test.ts, the one to reach the
-      // home-config log line, fails under Stryker with "cline: not found": that line stays unreached.)
-      "test/github-ci.test.ts", "test/campaigns.test.ts",
+      // A GitHub project's clone, an architect's invalid plan, the home-config log line (test/sandbox-home-config.test.ts,
+      // with the real CLIs, fails under Stryker with "cline: not found": its cache's node_modules are not copied).
+      "test/github-ci.test.ts", "test/campaigns.test.ts", "test/home-config-log.test.ts",
     ],
   },
   // A runner's long-poll for work.
@@ -167,6 +167,14 @@ export const GROUPS: Record<string, MutationGroup> = {
 };
 
 export const EQUIVALENTS: Equivalent[] = [
+  {
+    file: "lib/runs/execute.ts", original: '"lease lost"', replacement: '""',
+    reason: "the reason reaches only the outcome of a run whose lease is lost, which reportOutcome then may not record (the run is no longer this worker's); an abort for any reason but shutdown is treated alike",
+  },
+  {
+    file: "lib/runs/execute.ts", original: '"thread"', replacement: '""',
+    reason: "the step's name only labels whenPostgresAnswers's log line while Postgres is away during a lead run's start",
+  },
   {
     file: "lib/github/poll.ts", original: 'ci?.verdict.state === "success"', replacement: "true",
     reason: "mergeIfAllowed reads the pull request's checks itself and merges only on success: the recheck's test only saves it a request",
