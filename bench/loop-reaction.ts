@@ -99,7 +99,7 @@ for (let i = 0; i < trials; i++) {
     // prompt created → run claimed by the tick → spawn job queued → … → agent spawned → its first instruction.
     const jobAdded = start.spawnedAt - start.stages.total;
     const { total: _, ...worker } = start.stages;
-    into.stageTimes.push({ tick: run.queuedAt.getTime() - t0, enqueue: jobAdded - run.queuedAt.getTime(), ...worker, exec: logged - start.spawnedAt });
+    into.stageTimes.push({ create: created, tick: run.queuedAt.getTime() - t0 - created, enqueue: jobAdded - run.queuedAt.getTime(), ...worker, exec: logged - start.spawnedAt });
     // The steps a stage runs side by side, each on its own (lib/runs/start-stages.ts).
     if (start.steps) into.stepTimes.push(start.steps);
   }

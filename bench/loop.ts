@@ -36,7 +36,7 @@ const rest = withNudges.atRest as Reaction;
 const merged = withNudges.afterMerge as Reaction;
 printReaction(`the project at rest (created ${withNudges.restMs} ms after the previous prompt was done)`, rest);
 printReaction("right after a merge (created the moment the previous prompt was done: the pool is being refreshed beside the start)", merged);
-console.log("  (tick: created → run claimed by the tick; enqueue: → spawn job added; picked: → a worker took it; claimed … spawned: the worker's steps; exec: agent process spawned → its first instruction)");
+console.log("  (create: the prompt's create statement and its nudge, in the bench's process; tick: → run claimed by the tick; enqueue: → spawn job added; picked: → a worker took it; claimed … spawned: the worker's steps; exec: agent process spawned → its first instruction)");
 console.log(`floor, creating the prompt + the same agent command spawned directly (same run): p50 ${fmt(withNudges.floorP50)}, p99 ${fmt(withNudges.floorP99)}`);
 const tick = tickOnly.afterMerge as Reaction;
 console.log(`reaction, pure 5 s tick as in seed 000 (${tick.trials} trials): p50 ${fmt(tick.p50)}, p99 ${fmt(tick.p99)}`);
