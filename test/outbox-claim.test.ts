@@ -1,3 +1,4 @@
+import { Client } from "pg";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { getQueue, publishOutbox, recordOutbox, relayOutbox } from "@/lib/queues";
@@ -24,7 +25,25 @@ describe("the outbox's fast path", () => {
     expect(await nudges(project.id)).toEqual(["merge merged"]);
     // A worker consumed that wake-up; the late fast path must not wake the project again.
     await getQueue("tick").obliterate({ force: true });
-    await publishOutbox(rows);
+    await publishOutbox(rows.map((r) => ({ ...r, writtenAfter: performance.now() - 60_000 })));
     expect(await nudges(project.id)).toEqual([]);
+  });
+
+  it("sends a row written a moment ago even while another session holds it, and leaves its delete to that session", async () => {
+    const { project } = await createTeamWithProject({ loopEnabled: false });
+    const rows = await getDb().$transaction((tx) => recordOutbox(tx, [{ kind: "tick", projectId: project.id, reason: "fresh" }]));
+    const relay = new Client({ connectionString: process.env.DATABASE_URL });
+    await relay.connect();
+    try {
+      await relay.query("BEGIN");
+      await relay.query(`SELECT id FROM "Outbox" WHERE id = $1 FOR UPDATE`, [rows[0].id]);
+      // Its DELETE skips the row held elsewhere rather than waiting for that session to end.
+      await publishOutbox(rows);
+      expect(await nudges(project.id)).toEqual(["fresh"]);
+      await relay.query("COMMIT");
+    } finally {
+      await relay.end();
+    }
+    expect(await getDb().outbox.count({ where: { id: BigInt(rows[0].id) } })).toBe(1);
   });
 });

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createDb, getDb, getPool } from "@/lib/db";
 import { captureLogs } from "@/lib/log-capture";
 import { getEnv } from "@/lib/env";
-import { closeQueues, getQueue, publishOutbox, publishOutboxBatched, recordOutbox, sentOrdersDeleted, relayOutbox, sendViaOutbox, syncTickScheduler, tickSchedulerId, type OutboxMessage } from "@/lib/queues";
+import { closeQueues, getQueue, publishOutbox, publishOutboxBatched, recordOutbox, sentOrdersDeleted, relayOutbox, sendViaOutbox, syncTickScheduler, tickSchedulerId, type OutboxMessage, type OutboxRow } from "@/lib/queues";
 import { publishTogether } from "@/lib/queues/outbox";
 import { isKnownDown } from "@/lib/redis/connections";
 import { MAX_DELIVERY_BATCH } from "@/lib/queues/names";
@@ -16,6 +16,8 @@ import { waitUntil } from "./helpers/fixtures";
 const record = (messages: OutboxMessage[]) => getDb().$transaction((tx) => recordOutbox(tx, messages));
 const kept = async () => (await getDb().outbox.findMany({ orderBy: { id: "asc" } })).map((r) => [r.kind, r.payload]);
 const ageAll = (ms: number) => getDb().outbox.updateMany({ data: { createdAt: new Date(Date.now() - ms) } });
+// Rows as a caller hands them `ms` after it wrote them (by its own clock).
+const handedAfter = (rows: OutboxRow[], ms: number): OutboxRow[] => rows.map((r) => ({ ...r, writtenAfter: performance.now() - ms }));
 const jobs = async (queue: "tick" | "merge" | "spawn" | "github") =>
   (await getQueue(queue).getJobs(["waiting", "delayed", "prioritized"])).filter((j) => j.name !== "scheduled").map((j) => [j.id, j.name, j.data]);
 
@@ -396,6 +398,16 @@ describe("with the producer connection closed", () => {
     expect(await jobs("tick")).toEqual([[expect.any(String), "nudge", { projectId: project.id, reason: "while away" }]]);
   });
 
+  it("a fast path slower than the relay's window keeps what it could not send at once too, and lets its claim go", async () => {
+    const project = await runningProject();
+    await getQueue("tick").waitUntilReady();
+    const rows = handedAfter(await record([{ kind: "tick", projectId: project.id, reason: "late while away" }]), 600);
+    await closeProducer();
+    await publishOutbox(rows);
+    expect(outboxSaid()).toEqual([[40, "wake-up kept in the outbox until Redis answers", { err: "Redis is unreachable (end)", left: 1 }]]);
+    expect(await committedAndFree()).toEqual(["tick"]);
+  });
+
   it("the webhook intake's batched publish keeps its order at once, failing fast on the closed connection", async () => {
     const [order] = await record([{ kind: "slack", deliveryRowId: "84" }]);
     await closeProducer();
@@ -406,12 +418,12 @@ describe("with the producer connection closed", () => {
     expect(outboxSaid()).toEqual([[40, "work order kept in the outbox until Redis answers", { err: "Redis is unreachable (end)", left: 1 }]]);
   });
 
-  it("the fast path leaves Redis alone when the relay took every row, and says nothing", async () => {
+  it("a fast path slower than the relay's window leaves Redis alone when the relay took every row, and says nothing", async () => {
     const project = await runningProject();
     const rows = await record([{ kind: "tick", projectId: project.id, reason: "taken" }]);
     await getDb().outbox.deleteMany();
     await closeProducer();
-    await publishOutbox(rows);
+    await publishOutbox(handedAfter(rows, 600));
     expect(outboxSaid()).toEqual([]);
   });
 
@@ -451,13 +463,30 @@ describe("while a message is being published", () => {
       await holder.end();
     }
   }
-  const claimedElsewhere = async () => { const seen = await otherSession(); return seen.visible.length === 1 && seen.free.length === 0; };
+  // Once the publish waits on the loop's state, the row is seen held (claimed) or free: no waiting for either.
+  const seenWhilePublishing = async () => {
+    await waitUntil("the publish to wait on the loop's state", async () => (await getPool().query(
+      `SELECT 1 FROM pg_locks WHERE relation = '"LoopState"'::regclass AND NOT granted`)).rows.length > 0);
+    return otherSession();
+  };
+  const claimedElsewhere = async () => expect(await seenWhilePublishing()).toEqual({ visible: ["schedule"], free: [] });
 
-  it("the fast path holds its rows locked until they are sent and deleted, so no relay takes them meanwhile", async () => {
+  it("a fast path slower than half the relay's window holds its rows locked until they are sent and deleted, so no relay takes them meanwhile", async () => {
     const project = await runningProject();
-    const rows = await record([{ kind: "schedule", projectId: project.id }]);
-    await withLoopStateHeld(() => publishOutbox(rows), () => waitUntil("the fast path to hold its row", claimedElsewhere));
+    const rows = handedAfter(await record([{ kind: "schedule", projectId: project.id }]), 600);
+    await withLoopStateHeld(() => publishOutbox(rows), claimedElsewhere);
     expect(await kept()).toEqual([]);
+    expect(await committedAndFree()).toEqual([]);
+    expect((await getQueue("tick").getJobScheduler(tickSchedulerId(project.id)))?.every).toBe(4000);
+  });
+
+  it("a fast path within half the relay's window claims nothing: no relay can take its rows yet", async () => {
+    const project = await runningProject();
+    for (const handed of [(rows: OutboxRow[]) => rows, (rows: OutboxRow[]) => handedAfter(rows, 400)]) {
+      const rows = handed(await record([{ kind: "schedule", projectId: project.id }]));
+      await withLoopStateHeld(() => publishOutbox(rows), async () => expect(await seenWhilePublishing()).toEqual({ visible: ["schedule"], free: ["schedule"] }));
+      expect(await kept()).toEqual([]);
+    }
     expect((await getQueue("tick").getJobScheduler(tickSchedulerId(project.id)))?.every).toBe(4000);
   });
 
@@ -465,17 +494,17 @@ describe("while a message is being published", () => {
     const project = await runningProject();
     await record([{ kind: "schedule", projectId: project.id }]);
     await ageAll(2000);
-    expect(await withLoopStateHeld(() => relayOutbox(), () => waitUntil("the relay to hold its row", claimedElsewhere))).toBe(1);
+    expect(await withLoopStateHeld(() => relayOutbox(), claimedElsewhere)).toBe(1);
     expect(await kept()).toEqual([]);
   });
 
-  it("a message that fails is kept; those sent beside it are deleted, and it says how many it kept", async () => {
+  it.each([["written a moment ago", 0], ["handed after the relay's window", 600]])("a message that fails is kept; those sent beside it are deleted, and it says how many it kept (rows %s)", async (_, after) => {
     const project = await runningProject();
-    const rows = await record([
+    const rows = handedAfter(await record([
       { kind: "tick", projectId: project.id, reason: "sent" },
       { kind: "spawn", runId: "run:bad" },
       { kind: "merge", runId: "sent-too" },
-    ]);
+    ]), after);
     await publishOutbox(rows);
     expect(outboxSaid()).toEqual([[40, "wake-up kept in the outbox until Redis answers", { err: "Custom Id cannot contain :", left: 1 }]]);
     expect((await kept()).map(([kind]) => kind)).toEqual(["spawn"]);
@@ -486,22 +515,36 @@ describe("while a message is being published", () => {
 });
 
 describe("a fast path Postgres refuses", () => {
-  it("keeps its rows when no connection can be had, says why, and never throws", async () => {
-    const project = await runningProject();
-    const rows = await record([{ kind: "tick", projectId: project.id, reason: "while Postgres is away" }]);
-    // The process's pool, pointed for a moment at a port where no Postgres listens.
+  // The process's pool, pointed for a moment at a port where no Postgres listens.
+  async function withPostgresAway(work: () => Promise<void>): Promise<void> {
     const holder = globalThis as unknown as { __ringmasterDb?: ReturnType<typeof createDb> };
     const real = holder.__ringmasterDb;
     const away = createDb("postgresql://postgres@127.0.0.1:1/none", 1);
     holder.__ringmasterDb = away;
     try {
-      await expect(publishOutbox(rows)).resolves.toBeUndefined();
+      await work();
     } finally {
       holder.__ringmasterDb = real;
       await away.pool.end();
     }
+  }
+
+  it("keeps its rows when no connection can be had, says why, and never throws", async () => {
+    const project = await runningProject();
+    const rows = handedAfter(await record([{ kind: "tick", projectId: project.id, reason: "while Postgres is away" }]), 600);
+    await withPostgresAway(() => expect(publishOutbox(rows)).resolves.toBeUndefined());
     expect(outboxSaid()).toEqual([[40, "wake-up kept in the outbox for the relay", { err: "connect ECONNREFUSED 127.0.0.1:1" }]]);
     expect(await committedAndFree()).toEqual(["tick"]);
+    expect(await jobs("tick")).toEqual([]);
+  });
+
+  it("sends rows written a moment ago all the same, leaves them to the relay when their DELETE fails, says so, and never throws", async () => {
+    const project = await runningProject();
+    const rows = await record([{ kind: "tick", projectId: project.id, reason: "sent while Postgres is away" }]);
+    await withPostgresAway(() => expect(publishOutbox(rows)).resolves.toBeUndefined());
+    expect(outboxSaid()).toEqual([[40, "sent wake-up left for the relay", { err: "connect ECONNREFUSED 127.0.0.1:1", left: 1 }]]);
+    expect(await committedAndFree()).toEqual(["tick"]);
+    expect(await jobs("tick")).toEqual([[expect.any(String), "nudge", { projectId: project.id, reason: "sent while Postgres is away" }]]);
   });
 
 

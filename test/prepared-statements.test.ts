@@ -75,8 +75,7 @@ describe("hot statements, prepared", () => {
     expect(stores).toHaveLength(1);
     expect(stores[0].match(/'github', \$/g)).toHaveLength(1);
 
-    const t = slack;
-    for (let i = 0; i < 3; i++) expect(await (await t.send({ type: "message", channel: t.channelId, user: "U0ALICE", text: `note ${i}`, ts: double.ts() })).json()).toEqual({ accepted: true });
+    for (let i = 0; i < 3; i++) expect(await (await slack.send({ type: "message", channel: slack.channelId, user: "U0ALICE", text: `note ${i}`, ts: double.ts() })).json()).toEqual({ accepted: true });
     expect((await kept()).filter((s) => s.includes(`'slack', $2`))).toHaveLength(1);
   });
 });

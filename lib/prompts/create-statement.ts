@@ -46,7 +46,7 @@ const CREATE_SQL = `
     RETURNING 1
   ), outbox AS (
     INSERT INTO "Outbox" (kind, payload, "createdAt")
-    SELECT m.message ->> 'kind', m.message, $16::timestamp FROM jsonb_array_elements($23::jsonb) WITH ORDINALITY AS m(message, position)
+    SELECT m.message ->> 'kind', m.message, timezone('UTC', clock_timestamp()) FROM jsonb_array_elements($23::jsonb) WITH ORDINALITY AS m(message, position)
     WHERE EXISTS (SELECT 1 FROM prompt) AND (m.message ->> 'kind' <> 'schedule' OR EXISTS (SELECT 1 FROM restarted))
     ORDER BY m.position
     RETURNING id, payload
@@ -92,6 +92,8 @@ export async function insertPrompt(actor: AuditBy, input: NewPrompt, run: Runner
     { kind: "schedule", projectId: input.projectId, nudged: true },
     { kind: "tick", projectId: input.projectId, reason: "prompt created" },
   ];
+  // Before the statement: its outbox rows are no older than this (their createdAt is its clock).
+  const writtenAfter = performance.now();
   const row = await run(CREATE_SQL, [
     actor.kind === "token" ? actor.id ?? null : null, randomUUID(), input.projectId, input.planningKey, input.number ?? null,
     input.title, input.body, input.priority, input.dependencies, input.domain ?? null, JSON.stringify(origins), JSON.stringify(approvals),
@@ -99,7 +101,7 @@ export async function insertPrompt(actor: AuditBy, input: NewPrompt, run: Runner
     randomUUID(), input.teamId, requesterOf(actor), actor.kind, actor.id ?? null, QUEUE_RAN_DRY, JSON.stringify(messages),
   ]);
   if (!row.prompt) throw new Error(`project ${input.projectId} has no settings`);
-  return { prompt: fromJsonRow<PromptModel>("prompt", row.prompt), outbox: row.outbox };
+  return { prompt: fromJsonRow<PromptModel>("prompt", row.prompt), outbox: row.outbox.map((r) => ({ ...r, writtenAfter })) };
 }
 
 const NUMBER_INDEX = "Prompt_projectId_planningKey_number_key";

@@ -26,10 +26,21 @@ const outboxMessage = (id = z.string().min(1)) => z.discriminatedUnion("kind", [
 
 /** A wake-up or work order that must survive Redis being away when its cause commits. */
 export type OutboxMessage = z.infer<ReturnType<typeof outboxMessage>>;
-export interface OutboxRow { id: string; message: OutboxMessage }
+export interface OutboxRow {
+  id: string;
+  message: OutboxMessage;
+  /**
+   * `performance.now()` read before the statement that wrote the row was sent, when the writer
+   * knows it: the row's `createdAt` (Postgres's clock while the statement ran) is no earlier.
+   */
+  writtenAfter?: number;
+}
 
 // The fast path publishes right after the commit; the relay leaves young rows to it.
 const RELAY_AFTER_MS = 1000;
+// A row its writer stamped less than this long ago, by its own clock, cannot be the relay's yet
+// (half the relay's window: room for the two clocks' rates to differ).
+const FRESH_MS = RELAY_AFTER_MS / 2;
 
 // A queue first used while Redis is away would wait for it forever (BullMQ waits for its
 // connection to be ready): a request must not hang on it. A connection known to be down
@@ -78,22 +89,54 @@ export async function publishTogether(rows: OutboxRow[], sent: string[]): Promis
 export async function recordOutbox(tx: Prisma.TransactionClient, messages: OutboxMessage[]): Promise<OutboxRow[]> {
   const rows: OutboxRow[] = [];
   for (const message of messages) {
+    // The statement's own clock, not the transaction's start: the row is no older than its stamp.
+    const writtenAfter = performance.now();
     const [row] = await tx.$queryRaw<{ id: bigint }[]>`
       INSERT INTO "Outbox" ("kind", "payload", "createdAt")
-      VALUES (${message.kind}, ${JSON.stringify(message)}::jsonb, timezone('UTC', now())) RETURNING id`;
-    rows.push({ id: String(row.id), message });
+      VALUES (${message.kind}, ${JSON.stringify(message)}::jsonb, timezone('UTC', clock_timestamp())) RETURNING id`;
+    rows.push({ id: String(row.id), message, writtenAfter });
   }
   return rows;
 }
 
 /**
  * Publishes committed messages at once and deletes them; never throws. Whatever Redis
- * refused stays in the table for the relay, so no state change hangs on an enqueue. The rows
- * are claimed first (FOR UPDATE SKIP LOCKED, as the relay does): when the caller was slower
- * than the relay's window and the relay already took a row (deleted it, or holds it while it
- * publishes), that row is the relay's to send, so one wake-up is not delivered twice.
+ * refused stays in the table for the relay, so no state change hangs on an enqueue.
+ *
+ * Rows written a moment ago (stamped, under FRESH_MS by the writer's clock) cannot have been
+ * due to any relay yet: they are sent with no claim first, and deleted after, skipping any a
+ * relay holds by then (it sends and deletes those itself). A relay that took one meanwhile, or
+ * a DELETE that failed, can only repeat a wake-up, which every consumer takes at least once
+ * anyway (a tick nudge is a tick more; a spawn or merge job finds nothing left to do). This
+ * keeps a connection, BEGIN and a locking SELECT off the path of every prompt's nudge.
+ * Older rows, or rows of unknown age, are claimed first (FOR UPDATE SKIP LOCKED, as the relay
+ * does): when the caller was slower than the relay's window and the relay already took a row
+ * (deleted it, or holds it while it publishes), that row is the relay's to send, so one
+ * wake-up is not delivered twice.
  */
 export async function publishOutbox(rows: OutboxRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const now = performance.now();
+  // A row of unknown age counts as old.
+  const fresh = rows.filter((r) => now - (r.writtenAfter ?? -Infinity) < FRESH_MS);
+  await Promise.all([publishFresh(fresh), publishClaimed(rows.filter((r) => !fresh.includes(r)))]);
+}
+
+async function publishFresh(rows: OutboxRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const sent: string[] = [];
+  try {
+    await producerReady({ failFast: true });
+    await publishTogether(rows, sent);
+  } catch (err) {
+    getLogger("outbox").warn({ err: (err as Error).message, left: rows.length - sent.length }, "wake-up kept in the outbox until Redis answers");
+  }
+  if (sent.length) await getPool().query(
+    `DELETE FROM "Outbox" WHERE id IN (SELECT id FROM "Outbox" WHERE id = ANY($1::bigint[]) FOR UPDATE SKIP LOCKED)`, [sent],
+  ).catch((err: Error) => getLogger("outbox").warn({ err: err.message, left: sent.length }, "sent wake-up left for the relay"));
+}
+
+async function publishClaimed(rows: OutboxRow[]): Promise<void> {
   if (rows.length === 0) return;
   let client: PoolClient | undefined;
   let failure: unknown;

@@ -96,6 +96,11 @@ export const GROUPS: Record<string, MutationGroup> = {
     modules: ["lib/github/intake.ts"],
     tests: ["test/github-intake.test.ts", "test/github-intake-bare.test.ts"],
   },
+  // The webhook intake's store: deliveries and their work orders in one statement a batch, kept per batch size.
+  "github-delivery-store": {
+    modules: ["lib/github/delivery-store.ts"],
+    tests: ["lib/github/delivery-store.test.ts", "test/prepared-statements.test.ts", "test/github-webhooks.test.ts", "test/github-delivery-batch.test.ts"],
+  },
   "github-deliveries": {
     modules: ["lib/github/deliveries.ts", "lib/github/delivery-dispatch.ts"],
     tests: [
@@ -294,6 +299,10 @@ export const EQUIVALENTS: Equivalent[] = [
   {
     file: "lib/queues/outbox.ts", original: "sent.length", replacement: "true",
     reason: "deleting an empty list of ids deletes nothing: the check only saves a statement",
+  },
+  {
+    file: "lib/queues/outbox.ts", original: "now - (r.writtenAfter ?? -Infinity) < FRESH_MS", replacement: "now - (r.writtenAfter ?? -Infinity) <= FRESH_MS",
+    reason: "a row handed exactly half a second after it was written, to the fraction of a millisecond the clock reads, is either side of a boundary with a half-second margin on it",
   },
   {
     file: "lib/queues/outbox.ts", original: "due.length === 0", replacement: "false",
