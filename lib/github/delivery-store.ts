@@ -83,9 +83,15 @@ async function flush(): Promise<void> {
       const inserted = await insert([...first.values()].map((w) => w.row));
       for (const w of batch) w.resolve(first.get(w.row.deliveryId) === w ? inserted.get(w.row.deliveryId) ?? null : null);
     } catch (err) {
-      // One bad row (e.g. JSON Postgres refuses) must not fail its neighbours: each goes alone.
+      // One bad row (e.g. text Postgres refuses) must not fail its neighbours: each goes alone;
+      // a copy of one in the batch is its replay, with no write of its own.
       if (batch.length === 1) batch[0].reject(err as Error);
-      else for (const w of batch) insert([w.row]).then((s) => w.resolve(first.get(w.row.deliveryId) === w ? s.get(w.row.deliveryId) ?? null : null), w.reject);
+      else {
+        for (const w of batch) {
+          if (first.get(w.row.deliveryId) !== w) w.resolve(null);
+          else insert([w.row]).then((s) => w.resolve(s.get(w.row.deliveryId) ?? null), w.reject);
+        }
+      }
     }
   }
   flushing = false;

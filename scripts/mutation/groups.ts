@@ -99,7 +99,7 @@ export const GROUPS: Record<string, MutationGroup> = {
   // The webhook intake's store: deliveries and their work orders in one statement a batch, kept per batch size.
   "github-delivery-store": {
     modules: ["lib/github/delivery-store.ts"],
-    tests: ["lib/github/delivery-store.test.ts", "test/prepared-statements.test.ts", "test/github-webhooks.test.ts", "test/github-delivery-batch.test.ts"],
+    tests: ["lib/github/delivery-store.test.ts", "test/github-delivery-store.test.ts", "test/prepared-statements.test.ts", "test/github-webhooks.test.ts", "test/github-delivery-batch.test.ts"],
   },
   "github-deliveries": {
     modules: ["lib/github/deliveries.ts", "lib/github/delivery-dispatch.ts"],
