@@ -2,10 +2,10 @@
 // how deliveries arriving together are written (batches, their cap, kept statements), replays
 // within a batch, and a row Postgres refuses beside good ones.
 import { randomUUID } from "node:crypto";
-import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { storeDelivery, type DeliveryRow } from "@/lib/github/delivery-store";
+import { queriesOf } from "./helpers/statements";
 
 const made: string[] = [];
 afterEach(async () => {
@@ -21,18 +21,9 @@ function delivery(over: Partial<DeliveryRow> = {}): DeliveryRow {
 
 /** The intake's store statements a piece of work sent: rows each wrote, and whether it was a kept (named) statement. */
 async function storesOf<T>(work: () => Promise<T>): Promise<{ result: T; stores: Array<{ rows: number; kept: boolean }> }> {
-  const stores: Array<{ rows: number; kept: boolean }> = [];
-  const original = pg.Client.prototype.query;
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    const q = args[0] as string | { text: string; values?: unknown[]; name?: string };
-    if (typeof q !== "string" && q.text.startsWith("WITH stored AS")) stores.push({ rows: (q.values?.length ?? 0) / 9, kept: Boolean(q.name) });
-    return (original as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof original;
-  try {
-    return { result: await work(), stores };
-  } finally {
-    pg.Client.prototype.query = original;
-  }
+  const { result, queries } = await queriesOf(work);
+  const stores = queries.filter((q) => q.text.startsWith("WITH stored AS")).map((q) => ({ rows: (q.values?.length ?? 0) / 9, kept: Boolean(q.name) }));
+  return { result, stores };
 }
 
 const rowOf = (deliveryId: string) => getDb().webhookDelivery.findUniqueOrThrow({ where: { provider_deliveryId: { provider: "github", deliveryId } } });
