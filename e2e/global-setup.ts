@@ -79,9 +79,7 @@ export default async function globalSetup() {
   process.env.E2E_PASSWORD = password;
   process.env.E2E_DATA_DIR = dataDir;
   process.env.E2E_GITHUB_REMOTES = github.remotesRoot;
-  await waitForHealth(`http://127.0.0.1:${port}/api/health`, children);
-
-  return async () => {
+  const teardown = async () => {
     await Promise.all(children.map((c) => c.exitCode !== null ? null : new Promise((r) => { c.once("exit", r); c.kill("SIGTERM"); })));
     await admin(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
     await github.stop();
@@ -89,4 +87,13 @@ export default async function globalSetup() {
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(github.remotesRoot, { recursive: true, force: true });
   };
+  // Playwright runs no teardown when the set-up throws: a web process that never answered (a
+  // missing build) must not leave the workers running, holding the terminal's pipe open.
+  try {
+    await waitForHealth(`http://127.0.0.1:${port}/api/health`, children);
+  } catch (err) {
+    await teardown();
+    throw err;
+  }
+  return teardown;
 }
