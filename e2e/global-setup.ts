@@ -78,6 +78,8 @@ export default async function globalSetup() {
   process.env.E2E_EMAIL = "demo@ringmaster.local";
   process.env.E2E_PASSWORD = password;
   process.env.E2E_DATA_DIR = dataDir;
+  // For a spec to read what the app stored where the page cannot show it (e2e/slack-intake.spec.ts).
+  process.env.E2E_DATABASE_URL = u.toString();
   process.env.E2E_GITHUB_REMOTES = github.remotesRoot;
   const teardown = async () => {
     await Promise.all(children.map((c) => c.exitCode !== null ? null : new Promise((r) => { c.once("exit", r); c.kill("SIGTERM"); })));
