@@ -1,28 +1,58 @@
 /**
  * The run starts this worker process has in flight (claimed, their agent not yet spawned). What
  * refills what a start took (the project's ready worktrees, the sandbox networks made ahead) waits
- * until none is, so a burst's starts do not share the cores and the thread pool with it; at most
- * MAX_WAIT_MS, so a worker that is always starting something still refills.
+ * until none has been for QUIET_MS, so a burst's starts do not share the cores and the thread pool
+ * with it: a burst's next start on this worker often begins tens of milliseconds after the last
+ * one's agent started, and a refill begun in that gap (a sandbox network's three process starts, a
+ * worktree's checkout and walk) stretched the starts after it. At most MAX_WAIT_MS, so a worker
+ * that is always starting something still refills.
  */
 let inFlight = 0;
+/** When the last start in flight ended (Date.now()); none yet: long ago. */
+let idleSince = -Infinity;
 let waiting: Array<() => void> = [];
+let timer: ReturnType<typeof setTimeout> | null = null;
+export const QUIET_MS = 250;
 const MAX_WAIT_MS = 1_000;
+
+function runWaiting(): void {
+  if (timer) clearTimeout(timer);
+  timer = null;
+  for (const work of waiting.splice(0)) work();
+}
+
+// Runs what waits once the worker has been without a start for QUIET_MS; a start that begins
+// meanwhile puts it off until that one ends.
+function settleLater(): void {
+  if (timer) clearTimeout(timer);
+  timer = null;
+  if (inFlight > 0 || waiting.length === 0) return;
+  const quietFor = Date.now() - idleSince;
+  if (quietFor >= QUIET_MS) return runWaiting();
+  // (A clock set back reads as a start just ended: QUIET_MS at most.)
+  timer = setTimeout(settleLater, Math.min(QUIET_MS, QUIET_MS - quietFor));
+  timer.unref();
+}
 
 /** Counts a start in flight; the function returned ends it (once, however often it is called). */
 export function startBegun(): () => void {
   inFlight++;
+  if (timer) clearTimeout(timer);
+  timer = null;
   let ended = false;
   return () => {
     if (ended) return;
     ended = true;
     inFlight--;
-    if (inFlight === 0) for (const work of waiting.splice(0)) work();
+    if (inFlight === 0) {
+      idleSince = Date.now();
+      settleLater();
+    }
   };
 }
 
-/** Runs `work` once this process has no start in flight: at once when it has none. */
+/** Runs `work` once this process has had no start in flight for QUIET_MS: at once when it has been so. */
 export function whenStartsSettle(work: () => void): void {
-  if (inFlight === 0) return work();
   let done = false;
   const once = () => {
     if (done) return;
@@ -36,4 +66,5 @@ export function whenStartsSettle(work: () => void): void {
   }, MAX_WAIT_MS);
   late.unref();
   waiting.push(once);
+  settleLater();
 }
