@@ -1,8 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { QUIET_MS, startBegun, whenStartsSettle } from "@/lib/runs/starts-in-flight";
 
+// Each test's clock starts long after the last one's: the worker is quiet at first.
+let clock = Date.UTC(2026, 0, 1);
 beforeEach(() => {
-  vi.useFakeTimers();
+  vi.useFakeTimers({ now: (clock += 3_600_000) });
 });
 afterEach(() => {
   // What an earlier test left waiting runs, so the next one starts from a quiet worker.
@@ -51,12 +53,34 @@ describe("refills wait for this worker's run starts in flight", () => {
     expect(done).toEqual(["refill"]);
   });
 
-  it("on a worker quiet for QUIET_MS already, run at once", () => {
+  it("on a worker quiet for QUIET_MS already, run at once; quiet for less, once it has been", () => {
     const done: string[] = [];
     startBegun()();
     vi.advanceTimersByTime(QUIET_MS);
     whenStartsSettle(() => done.push("now"));
     expect(done).toEqual(["now"]);
+    startBegun()();
+    vi.advanceTimersByTime(100);
+    whenStartsSettle(() => done.push("soon"));
+    vi.advanceTimersByTime(QUIET_MS - 101);
+    expect(done).toEqual(["now"]);
+    vi.advanceTimersByTime(1);
+    expect(done).toEqual(["now", "soon"]);
+  });
+
+  it("one start ending while another is in flight runs nothing; the last one's end starts the quiet time", () => {
+    const done: string[] = [];
+    const a = startBegun();
+    const b = startBegun();
+    whenStartsSettle(() => done.push("refill"));
+    a();
+    vi.advanceTimersByTime(500);
+    expect(done).toEqual([]);
+    b();
+    vi.advanceTimersByTime(QUIET_MS - 1);
+    expect(done).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(done).toEqual(["refill"]);
   });
 
   it("run after a second at most, when starts never stop coming", () => {
@@ -71,5 +95,18 @@ describe("refills wait for this worker's run starts in flight", () => {
     endless();
     vi.advanceTimersByTime(QUIET_MS);
     expect(done).toEqual(["late"]);
+  });
+
+  it("a refill run late leaves the others waiting for the quiet time", () => {
+    const done: string[] = [];
+    const endless = startBegun();
+    whenStartsSettle(() => done.push("first"));
+    vi.advanceTimersByTime(500);
+    whenStartsSettle(() => done.push("second"));
+    vi.advanceTimersByTime(500);
+    expect(done).toEqual(["first"]);
+    endless();
+    vi.advanceTimersByTime(QUIET_MS);
+    expect(done).toEqual(["first", "second"]);
   });
 });

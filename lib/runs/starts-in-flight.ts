@@ -8,27 +8,24 @@
  * that is always starting something still refills.
  */
 let inFlight = 0;
-/** When the last start in flight ended (Date.now()); none yet: long ago. */
+/** When the last start ended (Date.now()); none yet: long ago. */
 let idleSince = -Infinity;
 let waiting: Array<() => void> = [];
-let timer: ReturnType<typeof setTimeout> | null = null;
+let timer: ReturnType<typeof setTimeout> | undefined;
 export const QUIET_MS = 250;
 const MAX_WAIT_MS = 1_000;
-
-function runWaiting(): void {
-  if (timer) clearTimeout(timer);
-  timer = null;
-  for (const work of waiting.splice(0)) work();
-}
 
 // Runs what waits once the worker has been without a start for QUIET_MS; a start that begins
 // meanwhile puts it off until that one ends.
 function settleLater(): void {
-  if (timer) clearTimeout(timer);
-  timer = null;
+  clearTimeout(timer);
+  timer = undefined;
   if (inFlight > 0 || waiting.length === 0) return;
   const quietFor = Date.now() - idleSince;
-  if (quietFor >= QUIET_MS) return runWaiting();
+  if (quietFor >= QUIET_MS) {
+    for (const work of waiting.splice(0)) work();
+    return;
+  }
   // (A clock set back reads as a start just ended: QUIET_MS at most.)
   timer = setTimeout(settleLater, Math.min(QUIET_MS, QUIET_MS - quietFor));
   timer.unref();
@@ -37,32 +34,28 @@ function settleLater(): void {
 /** Counts a start in flight; the function returned ends it (once, however often it is called). */
 export function startBegun(): () => void {
   inFlight++;
-  if (timer) clearTimeout(timer);
-  timer = null;
+  clearTimeout(timer);
+  timer = undefined;
   let ended = false;
   return () => {
     if (ended) return;
     ended = true;
     inFlight--;
-    if (inFlight === 0) {
-      idleSince = Date.now();
-      settleLater();
-    }
+    idleSince = Date.now();
+    settleLater();
   };
 }
 
 /** Runs `work` once this process has had no start in flight for QUIET_MS: at once when it has been so. */
 export function whenStartsSettle(work: () => void): void {
-  let done = false;
+  // Run by the settling or by the late timer, whichever comes first; each takes it off the other.
   const once = () => {
-    if (done) return;
-    done = true;
     clearTimeout(late);
     work();
   };
   const late = setTimeout(() => {
     waiting = waiting.filter((w) => w !== once);
-    once();
+    work();
   }, MAX_WAIT_MS);
   late.unref();
   waiting.push(once);

@@ -28,6 +28,11 @@ export const GROUPS: Record<string, MutationGroup> = {
     modules: ["lib/runs/start-record.ts", "lib/auth/tokens.ts"],
     tests: ["test/run-start-writes.test.ts", "test/tokens.test.ts", "test/api-tokens.test.ts"],
   },
+  // When a worker refills what its run starts took (its sandbox networks, the project's ready worktrees).
+  "runs-starts-in-flight": {
+    modules: ["lib/runs/starts-in-flight.ts"],
+    tests: ["lib/runs/starts-in-flight.test.ts"],
+  },
   "runs-complete": {
     modules: ["lib/runs/complete.ts"],
     tests: ["test/run-complete.test.ts", "test/retry-backoff.test.ts", "test/lead.test.ts"],
@@ -172,6 +177,10 @@ export const GROUPS: Record<string, MutationGroup> = {
 };
 
 export const EQUIVALENTS: Equivalent[] = [
+  {
+    file: "lib/runs/starts-in-flight.ts", original: "waiting.length === 0", replacement: "false",
+    reason: "with nothing waiting, settling goes on to run an empty list, or sets a timer that later runs the same empty list: no refill runs either way, and a start that begins clears the timer",
+  },
   {
     file: "lib/runs/execute.ts", original: '"lease lost"', replacement: '""',
     reason: "the reason reaches only the outcome of a run whose lease is lost, which reportOutcome then may not record (the run is no longer this worker's); an abort for any reason but shutdown is treated alike",
