@@ -182,7 +182,7 @@ async function superviseRun(run: ClaimedRun, log: RunLogSink, signal: AbortSigna
         stages.mark("spawned");
         getLogger("runs").info({ runId: run.id, stages: stages.durations(), steps: stages.steps(), spawnedAt: Date.now(), pooledWorktree: wt.pooled ?? false }, "agent started");
         // The pool gets back what this run took, and the worker its ready sandbox networks, once
-        // no start of this worker is in flight (off every run's start).
+        // this worker has had no start in flight for a moment (off every run's start, a burst's too).
         startEnded();
         whenStartsSettle(() => {
           if (pool) refillPool({ projectId: project.id, repoPath, baseBranch, settings }, { create: true });
