@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { QUIET_MS, startBegun, whenStartsSettle } from "@/lib/runs/starts-in-flight";
+import { QUIET_MS, startBegun, startsSettled, whenStartsSettle } from "@/lib/runs/starts-in-flight";
 
 // Each test's clock starts long after the last one's: the worker is quiet at first.
 let clock = Date.UTC(2026, 0, 1);
@@ -108,5 +108,27 @@ describe("refills wait for this worker's run starts in flight", () => {
     endless();
     vi.advanceTimersByTime(QUIET_MS);
     expect(done).toEqual(["first", "second"]);
+  });
+
+  it("startsSettled resolves once every waiting refill has run, by the quiet time or late", async () => {
+    const done: string[] = [];
+    await startsSettled();
+    const start = startBegun();
+    whenStartsSettle(() => done.push("refill"));
+    let settled = false;
+    void startsSettled().then(() => { settled = true; });
+    start();
+    await vi.advanceTimersByTimeAsync(QUIET_MS - 1);
+    expect([done, settled]).toEqual([[], false]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect([done, settled]).toEqual([["refill"], true]);
+
+    const endless = startBegun();
+    whenStartsSettle(() => done.push("late"));
+    let late = false;
+    void startsSettled().then(() => { late = true; });
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect([done, late]).toEqual([["refill", "late"], true]);
+    endless();
   });
 });

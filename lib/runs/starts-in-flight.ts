@@ -14,6 +14,17 @@ let waiting: Array<() => void> = [];
 let timer: ReturnType<typeof setTimeout> | undefined;
 export const QUIET_MS = 250;
 const MAX_WAIT_MS = 1_000;
+const drained: Array<() => void> = [];
+
+// Tells startsSettled's callers once nothing waits any more.
+function tellIfDrained(): void {
+  if (waiting.length === 0) for (const done of drained.splice(0)) done();
+}
+
+/** Resolves once every refill waiting for the starts to settle has run (for tests and shutdown). */
+export function startsSettled(): Promise<void> {
+  return waiting.length === 0 ? Promise.resolve() : new Promise((done) => drained.push(done));
+}
 
 // Runs what waits once the worker has been without a start for QUIET_MS; a start that begins
 // meanwhile puts it off until that one ends.
@@ -24,6 +35,7 @@ function settleLater(): void {
   const quietFor = Date.now() - idleSince;
   if (quietFor >= QUIET_MS) {
     for (const work of waiting.splice(0)) work();
+    tellIfDrained();
     return;
   }
   // (A clock set back reads as a start just ended: QUIET_MS at most.)
@@ -56,6 +68,7 @@ export function whenStartsSettle(work: () => void): void {
   const late = setTimeout(() => {
     waiting = waiting.filter((w) => w !== once);
     work();
+    tellIfDrained();
   }, MAX_WAIT_MS);
   late.unref();
   waiting.push(once);

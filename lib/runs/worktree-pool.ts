@@ -6,6 +6,7 @@ import { adminDirOf, fillPool, type PoolPreparation } from "@/lib/git";
 import { getLogger } from "@/lib/log";
 import { sandboxShareTag, shareWithSandboxGroup } from "@/lib/sandbox/ownership";
 import { getSandboxStatus } from "@/lib/sandbox/status";
+import { startsSettled } from "@/lib/runs/starts-in-flight";
 
 /**
  * Each project's pool of ready worktrees, beside its runs' worktrees (a branch name never starts
@@ -75,5 +76,7 @@ async function sandboxPreparation(): Promise<PoolPreparation | undefined> {
 
 /** Settles once the fills this process started have ended. */
 export async function poolFillsSettled(): Promise<void> {
+  // A refill a run's start asked for waits for the worker's starts to settle before it begins.
+  await startsSettled();
   while (fills.size > 0) await Promise.all([...fills.values()].map((fill) => fill.done));
 }
