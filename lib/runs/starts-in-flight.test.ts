@@ -130,5 +130,21 @@ describe("refills wait for this worker's run starts in flight", () => {
     await vi.advanceTimersByTimeAsync(1_000);
     expect([done, late]).toEqual([["refill", "late"], true]);
     endless();
+    await vi.advanceTimersByTimeAsync(QUIET_MS);
+  });
+
+  it("startsSettled waits for every refill: one run late leaves it waiting for the others", async () => {
+    const done: string[] = [];
+    const endless = startBegun();
+    whenStartsSettle(() => done.push("first"));
+    await vi.advanceTimersByTimeAsync(500);
+    whenStartsSettle(() => done.push("second"));
+    let settled = false;
+    void startsSettled().then(() => { settled = true; });
+    await vi.advanceTimersByTimeAsync(500);
+    expect([done, settled]).toEqual([["first"], false]);
+    endless();
+    await vi.advanceTimersByTimeAsync(QUIET_MS);
+    expect([done, settled]).toEqual([["first", "second"], true]);
   });
 });
