@@ -1,32 +1,18 @@
 // `npm test`: the whole suite — unit, integration (real Postgres and Redis) and e2e
 // (real web app and workers in Chromium) — ending with one line `N passed, N failed`.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { ensureSandboxTools } from "./sandbox-tools";
 import { findServices, loadDotEnv, root, SetupError } from "./services";
 import { ensureChromium } from "./chromium";
+import { type Counts, playwrightCounts, summaryLines, vitestCounts } from "./test-report";
 
 const say = (line: string) => console.log(`[test] ${line}`);
 const outDir = join(root, "test-results");
 
-interface Counts { passed: number; failed: number; skipped: number }
-
 function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): number {
   return spawnSync(cmd, args, { cwd: root, env, stdio: "inherit" }).status ?? 1;
-}
-
-function vitestCounts(file: string): Counts {
-  if (!existsSync(file)) return { passed: 0, failed: 1, skipped: 0 };
-  const r = JSON.parse(readFileSync(file, "utf8"));
-  const failedSuites = (r.testResults ?? []).filter((s: { status: string; assertionResults: unknown[] }) => s.status === "failed" && s.assertionResults.length === 0).length;
-  return { passed: r.numPassedTests, failed: r.numFailedTests + failedSuites, skipped: r.numPendingTests + (r.numTodoTests ?? 0) };
-}
-
-function playwrightCounts(file: string): Counts {
-  if (!existsSync(file)) return { passed: 0, failed: 1, skipped: 0 };
-  const s = JSON.parse(readFileSync(file, "utf8")).stats;
-  return { passed: s.expected + (s.flaky ?? 0), failed: s.unexpected + (s.errors?.length ?? 0), skipped: s.skipped };
 }
 
 async function main() {
@@ -44,8 +30,8 @@ async function main() {
     DATABASE_URL: services.databaseUrl,
     CHROMIUM_PATH: chromium,
   };
-  const total: Counts = { passed: 0, failed: 0, skipped: 0 };
-  const add = (c: Counts) => { total.passed += c.passed; total.failed += c.failed; total.skipped += c.skipped; };
+  const total: Counts = { passed: 0, failed: 0, skipped: 0, failures: [] };
+  const add = (c: Counts) => { total.passed += c.passed; total.failed += c.failed; total.skipped += c.skipped; total.failures.push(...c.failures); };
   try {
     if (run(bin("tsx"), ["scripts/db/generate.ts"], env) !== 0) throw new SetupError("prisma generate failed");
 
@@ -54,16 +40,16 @@ async function main() {
       say(`${name}…`);
       const ok = run(bin(args[0]), [...args.slice(1)], env) === 0;
       say(`${name} ${ok ? "passed" : "FAILED"}`);
-      add({ passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0 });
+      add({ passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0, failures: ok ? [] : [name] });
     }
 
     const vitestJson = join(outDir, "vitest.json");
     run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`], env);
-    add(vitestCounts(vitestJson));
+    add(vitestCounts(vitestJson, root));
 
     say("building the web app for the e2e specs…");
     if (run(bin("next"), ["build"], { ...env, NODE_ENV: "production" }) !== 0) {
-      add({ passed: 0, failed: 1, skipped: 0 });
+      add({ passed: 0, failed: 1, skipped: 0, failures: ["next build"] });
     } else {
       const pwJson = join(outDir, "playwright.json");
       run(bin("playwright"), ["test"], { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson });
@@ -72,7 +58,7 @@ async function main() {
   } finally {
     services.stop();
   }
-  console.log(`${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
+  for (const line of summaryLines(total)) console.log(line);
   process.exit(total.failed > 0 || total.passed === 0 ? 1 : 0);
 }
 

@@ -1,0 +1,90 @@
+// The reports real Vitest and Playwright runs write, read into counts and the lines `npm test` ends
+// with: each failure named (file, test, the first line of its error) above the last line.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { playwrightCounts, summaryLines, vitestCounts } from "./test-report";
+
+const root = resolve(import.meta.dirname, "..");
+const bin = (name: string) => join(root, "node_modules", ".bin", name);
+let dir: string;
+
+beforeAll(() => {
+  // Inside the repository so the runners resolve from its node_modules; no project's include reaches it.
+  mkdirSync(join(root, ".tmp"), { recursive: true });
+  dir = mkdtempSync(join(root, ".tmp", "test-report-"));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("a real Vitest report", () => {
+  test("counts passed, failed and skipped tests and a file that failed to load, naming each failure", () => {
+    const tests = join(dir, "vitest");
+    mkdirSync(tests);
+    writeFileSync(join(tests, "mixed.test.ts"), [
+      'import { describe, expect, test } from "vitest";',
+      'describe("group", () => {',
+      '  test("passes", () => expect(1).toBe(1));',
+      '  test("fails", () => expect("seen").toBe("wanted"));',
+      '  test.skip("skipped", () => {});',
+      "});",
+    ].join("\n"));
+    writeFileSync(join(tests, "broken.test.ts"), 'throw new Error("cannot load this file");\n');
+    writeFileSync(join(tests, "vitest.config.mjs"), "export default {};\n");
+    const out = join(dir, "vitest.json");
+    spawnSync(bin("vitest"), ["run", "--root", tests, "--reporter=json", `--outputFile.json=${out}`], { cwd: tests, encoding: "utf8" });
+
+    const counts = vitestCounts(out, root);
+    expect({ passed: counts.passed, failed: counts.failed, skipped: counts.skipped }).toEqual({ passed: 1, failed: 2, skipped: 1 });
+    const where = (file: string) => join(tests, file).slice(root.length + 1);
+    expect(counts.failures).toHaveLength(2);
+    expect(counts.failures).toContainEqual(expect.stringMatching(new RegExp(`^${where("mixed.test.ts")} › group fails: .*expected 'seen' to be 'wanted'`)));
+    expect(counts.failures).toContainEqual(expect.stringMatching(new RegExp(`^${where("broken.test.ts")}: .*cannot load this file`)));
+  }, 60_000);
+
+  test("a missing report is one failure, named", () => {
+    expect(vitestCounts(join(dir, "none.json"), root)).toEqual({ passed: 0, failed: 1, skipped: 0, failures: ["vitest wrote no report"] });
+  });
+});
+
+describe("a real Playwright report", () => {
+  test("counts passed, failed and skipped specs in nested groups, naming each failure", () => {
+    const specs = join(dir, "playwright");
+    mkdirSync(specs);
+    writeFileSync(join(specs, "mixed.spec.ts"), [
+      'import { expect, test } from "@playwright/test";',
+      'test("passes", () => expect(1).toBe(1));',
+      'test.describe("group", () => {',
+      '  test("fails", () => expect("seen").toBe("wanted"));',
+      '  test.skip("skipped", () => {});',
+      "});",
+    ].join("\n"));
+    writeFileSync(join(specs, "playwright.config.ts"), 'export default { testDir: ".", retries: 0, workers: 1 };\n');
+    const out = join(dir, "playwright.json");
+    spawnSync(bin("playwright"), ["test", "--config", join(specs, "playwright.config.ts"), "--reporter=json"], {
+      cwd: specs, encoding: "utf8", env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: out },
+    });
+
+    const counts = playwrightCounts(out);
+    expect({ passed: counts.passed, failed: counts.failed, skipped: counts.skipped }).toEqual({ passed: 1, failed: 1, skipped: 1 });
+    expect(counts.failures).toEqual([expect.stringMatching(/^mixed\.spec\.ts › fails: .*toBe/)]);
+  }, 60_000);
+
+  test("a missing report is one failure, named", () => {
+    expect(playwrightCounts(join(dir, "none.json")).failures).toEqual(["playwright wrote no report"]);
+  });
+});
+
+describe("the summary's lines", () => {
+  test("name each failure without colour codes, then end with the counts", () => {
+    expect(summaryLines({ passed: 3, failed: 2, skipped: 1, failures: ["a.test.ts › x: \x1b[31mboom\x1b[39m", "lint"] })).toEqual([
+      "[test] failed: a.test.ts › x: boom",
+      "[test] failed: lint",
+      "3 passed, 2 failed, 1 skipped",
+    ]);
+  });
+
+  test("a green run is the counts alone", () => {
+    expect(summaryLines({ passed: 3, failed: 0, skipped: 0, failures: [] })).toEqual(["3 passed, 0 failed, 0 skipped"]);
+  });
+});
