@@ -37,8 +37,9 @@ describe("the outbox's fast path", () => {
     try {
       await relay.query("BEGIN");
       await relay.query(`SELECT id FROM "Outbox" WHERE id = $1 FOR UPDATE`, [rows[0].id]);
-      // Its DELETE skips the row held elsewhere rather than waiting for that session to end.
-      await publishOutbox(rows);
+      // Its DELETE skips the row held elsewhere rather than waiting for that session to end. (Stamped
+      // as the publish begins: the other session's connection and lock take no part of the window.)
+      await publishOutbox(rows.map((r) => ({ ...r, writtenAfter: performance.now() })));
       expect(await nudges(project.id)).toEqual(["fresh"]);
       await relay.query("COMMIT");
     } finally {

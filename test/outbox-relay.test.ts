@@ -99,6 +99,25 @@ describe("recordOutbox and publishOutbox", () => {
     expect((await getQueue("slack").getJobs(["waiting"])).map((j) => [j.id, j.name, j.data])).toEqual([["slack-41", "event", { deliveryRowId: "41" }]]);
   });
 
+  it("stamps each row with this process's clock read before its INSERT was sent, the fast path's measure of its age", async () => {
+    const project = await runningProject();
+    const before = performance.now();
+    const rows = await getDb().$transaction(async (tx) => {
+      const first = await recordOutbox(tx, [{ kind: "tick", projectId: project.id, reason: "first" }]);
+      const between = performance.now();
+      const second = await recordOutbox(tx, [{ kind: "tick", projectId: project.id, reason: "second" }, { kind: "merge", runId: "run-m" }]);
+      return { first, between, second };
+    });
+    const after = performance.now();
+    const stamps = [...rows.first, ...rows.second].map((r) => r.writtenAfter!);
+    expect(stamps[0]).toBeGreaterThanOrEqual(before);
+    expect(stamps[0]).toBeLessThanOrEqual(rows.between);
+    expect(stamps[1]).toBeGreaterThanOrEqual(rows.between);
+    // One stamp a statement: the second row's is read after the first row's INSERT answered.
+    expect(stamps[2]).toBeGreaterThan(stamps[1]);
+    expect(stamps[2]).toBeLessThanOrEqual(after);
+  });
+
   it("does nothing for no rows, and leaves rows it was not handed", async () => {
     const project = await runningProject();
     await publishOutbox([]);
@@ -482,9 +501,10 @@ describe("while a message is being published", () => {
 
   it("a fast path within half the relay's window claims nothing: no relay can take its rows yet", async () => {
     const project = await runningProject();
-    for (const handed of [(rows: OutboxRow[]) => rows, (rows: OutboxRow[]) => handedAfter(rows, 400)]) {
-      const rows = handed(await record([{ kind: "schedule", projectId: project.id }]));
-      await withLoopStateHeld(() => publishOutbox(rows), async () => expect(await seenWhilePublishing()).toEqual({ visible: ["schedule"], free: ["schedule"] }));
+    for (const after of [0, 400]) {
+      const rows = await record([{ kind: "schedule", projectId: project.id }]);
+      // Stamped as the publish begins: the lock's connection made before it takes no part of the window.
+      await withLoopStateHeld(() => publishOutbox(handedAfter(rows, after)), async () => expect(await seenWhilePublishing()).toEqual({ visible: ["schedule"], free: ["schedule"] }));
       expect(await kept()).toEqual([]);
     }
     expect((await getQueue("tick").getJobScheduler(tickSchedulerId(project.id)))?.every).toBe(4000);
@@ -500,12 +520,12 @@ describe("while a message is being published", () => {
 
   it.each([["written a moment ago", 0], ["handed after the relay's window", 600]])("a message that fails is kept; those sent beside it are deleted, and it says how many it kept (rows %s)", async (_, after) => {
     const project = await runningProject();
-    const rows = handedAfter(await record([
+    const rows = await record([
       { kind: "tick", projectId: project.id, reason: "sent" },
       { kind: "spawn", runId: "run:bad" },
       { kind: "merge", runId: "sent-too" },
-    ]), after);
-    await publishOutbox(rows);
+    ]);
+    await publishOutbox(handedAfter(rows, after));
     expect(outboxSaid()).toEqual([[40, "wake-up kept in the outbox until Redis answers", { err: "Custom Id cannot contain :", left: 1 }]]);
     expect((await kept()).map(([kind]) => kind)).toEqual(["spawn"]);
     expect(await committedAndFree()).toEqual(["spawn"]);
@@ -541,7 +561,7 @@ describe("a fast path Postgres refuses", () => {
   it("sends rows written a moment ago all the same, leaves them to the relay when their DELETE fails, says so, and never throws", async () => {
     const project = await runningProject();
     const rows = await record([{ kind: "tick", projectId: project.id, reason: "sent while Postgres is away" }]);
-    await withPostgresAway(() => expect(publishOutbox(rows)).resolves.toBeUndefined());
+    await withPostgresAway(() => expect(publishOutbox(handedAfter(rows, 0))).resolves.toBeUndefined());
     expect(outboxSaid()).toEqual([[40, "sent wake-up left for the relay", { err: "connect ECONNREFUSED 127.0.0.1:1", left: 1 }]]);
     expect(await committedAndFree()).toEqual(["tick"]);
     expect(await jobs("tick")).toEqual([[expect.any(String), "nudge", { projectId: project.id, reason: "sent while Postgres is away" }]]);

@@ -40,7 +40,7 @@ export interface OutboxRow {
 const RELAY_AFTER_MS = 1000;
 // A row its writer stamped less than this long ago, by its own clock, cannot be the relay's yet
 // (half the relay's window: room for the two clocks' rates to differ).
-const FRESH_MS = RELAY_AFTER_MS / 2;
+export const FRESH_MS = RELAY_AFTER_MS / 2;
 
 // A queue first used while Redis is away would wait for it forever (BullMQ waits for its
 // connection to be ready): a request must not hang on it. A connection known to be down
