@@ -18,7 +18,7 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("a real Vitest report", () => {
-  test("counts passed, failed and skipped tests and a file that failed to load, naming each failure", () => {
+  test("counts passed, failed and skipped tests, a file that failed to load and one whose hook threw, naming each failure", () => {
     const tests = join(dir, "vitest");
     mkdirSync(tests);
     writeFileSync(join(tests, "mixed.test.ts"), [
@@ -30,16 +30,42 @@ describe("a real Vitest report", () => {
       "});",
     ].join("\n"));
     writeFileSync(join(tests, "broken.test.ts"), 'throw new Error("cannot load this file");\n');
+    writeFileSync(join(tests, "hook.test.ts"), [
+      'import { afterAll, expect, test } from "vitest";',
+      'afterAll(() => { throw new Error("its cleanup broke"); });',
+      'test("passes too", () => expect(1).toBe(1));',
+    ].join("\n"));
     writeFileSync(join(tests, "vitest.config.mjs"), "export default {};\n");
     const out = join(dir, "vitest.json");
     spawnSync(bin("vitest"), ["run", "--root", tests, "--reporter=json", `--outputFile.json=${out}`], { cwd: tests, encoding: "utf8" });
 
     const counts = vitestCounts(out, root);
-    expect({ passed: counts.passed, failed: counts.failed, skipped: counts.skipped }).toEqual({ passed: 1, failed: 2, skipped: 1 });
+    expect({ passed: counts.passed, failed: counts.failed, skipped: counts.skipped }).toEqual({ passed: 2, failed: 3, skipped: 1 });
     const where = (file: string) => join(tests, file).slice(root.length + 1);
-    expect(counts.failures).toHaveLength(2);
+    expect(counts.failures).toHaveLength(3);
+    expect(counts.failures).toContainEqual(expect.stringMatching(new RegExp(`^${where("hook.test.ts")}: .*its cleanup broke`)));
     expect(counts.failures).toContainEqual(expect.stringMatching(new RegExp(`^${where("mixed.test.ts")} › group fails: .*expected 'seen' to be 'wanted'`)));
     expect(counts.failures).toContainEqual(expect.stringMatching(new RegExp(`^${where("broken.test.ts")}: .*cannot load this file`)));
+  }, 60_000);
+
+  test("a run whose tests all passed but which Vitest failed (an error escaped a test) counts one failure, named", () => {
+    const tests = join(dir, "vitest-escaped");
+    mkdirSync(tests);
+    writeFileSync(join(tests, "stray.test.ts"), [
+      'import { expect, test } from "vitest";',
+      'test("passes", async () => {',
+      '  setTimeout(() => Promise.reject(new Error("a stray rejection")), 0);',
+      "  await new Promise((resume) => setTimeout(resume, 50));",
+      "  expect(1).toBe(1);",
+      "});",
+    ].join("\n"));
+    writeFileSync(join(tests, "vitest.config.mjs"), "export default {};\n");
+    const out = join(dir, "vitest-escaped.json");
+    const exit = spawnSync(bin("vitest"), ["run", "--root", tests, "--reporter=json", `--outputFile.json=${out}`], { cwd: tests, encoding: "utf8" }).status;
+    expect(exit).toBe(1);
+    expect(vitestCounts(out, root, exit!)).toEqual({ passed: 1, failed: 1, skipped: 0, failures: [expect.stringMatching(/^vitest exited with code 1 though no test failed/)] });
+    // A run Vitest passed is counted from its report alone.
+    expect(vitestCounts(out, root, 0)).toEqual({ passed: 1, failed: 0, skipped: 0, failures: [] });
   }, 60_000);
 
   test("a missing report is one failure, named", () => {

@@ -11,7 +11,11 @@ interface VitestSuite { name: string; status: string; message?: string; assertio
 // The first line of a failure's message, short: the summary names what failed, the log above says why.
 const firstLine = (text: string | undefined) => (text ?? "").split("\n").find((l) => l.trim())?.trim().slice(0, 200) ?? "";
 
-export function vitestCounts(file: string, root: string): Counts {
+/**
+ * `exitCode`: Vitest's own. It fails a run whose tests all passed when an error escaped them (an
+ * unhandled rejection after a test), which its report does not show: that counts as one failure.
+ */
+export function vitestCounts(file: string, root: string, exitCode = 0): Counts {
   if (!existsSync(file)) return { passed: 0, failed: 1, skipped: 0, failures: ["vitest wrote no report"] };
   const r = JSON.parse(readFileSync(file, "utf8"));
   const suites: VitestSuite[] = r.testResults ?? [];
@@ -19,7 +23,9 @@ export function vitestCounts(file: string, root: string): Counts {
   let failedSuites = 0;
   for (const s of suites) {
     const where = relative(root, s.name);
-    if (s.status === "failed" && s.assertionResults.length === 0) {
+    // A file that failed with no failed test in it (it could not load, or a hook such as afterAll
+    // threw) counts once: Vitest's own count of failed tests leaves it out.
+    if (s.status === "failed" && !s.assertionResults.some((t) => t.status === "failed")) {
       failedSuites++;
       failures.push(`${where}: ${firstLine(s.message)}`);
     }
@@ -27,7 +33,12 @@ export function vitestCounts(file: string, root: string): Counts {
       if (t.status === "failed") failures.push(`${where} › ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`);
     }
   }
-  return { passed: r.numPassedTests, failed: r.numFailedTests + failedSuites, skipped: r.numPendingTests + (r.numTodoTests ?? 0), failures };
+  let failed = r.numFailedTests + failedSuites;
+  if (exitCode !== 0 && failed === 0) {
+    failed = 1;
+    failures.push(`vitest exited with code ${exitCode} though no test failed: an error escaped the tests (its "Unhandled Errors" above)`);
+  }
+  return { passed: r.numPassedTests, failed, skipped: r.numPendingTests + (r.numTodoTests ?? 0), failures };
 }
 
 interface PlaywrightSuite { file: string; specs?: { title: string; tests: { status: string; results: { error?: { message?: string } }[] }[] }[]; suites?: PlaywrightSuite[] }

@@ -44,8 +44,8 @@ async function main() {
     }
 
     const vitestJson = join(outDir, "vitest.json");
-    run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`], env);
-    add(vitestCounts(vitestJson, root));
+    const vitestExit = run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`], env);
+    add(vitestCounts(vitestJson, root, vitestExit));
 
     say("building the web app for the e2e specs…");
     if (run(bin("next"), ["build"], { ...env, NODE_ENV: "production" }) !== 0) {
