@@ -96,6 +96,19 @@ describe("a real Playwright report", () => {
     expect(counts.failures).toEqual([expect.stringMatching(/^mixed\.spec\.ts › fails: .*toBe/)]);
   }, 60_000);
 
+  test("a spec file that cannot load is a failure, named, though no test ran", () => {
+    const specs = join(dir, "playwright-broken");
+    mkdirSync(specs);
+    writeFileSync(join(specs, "broken.spec.ts"), 'throw new Error("this spec cannot load");\n');
+    writeFileSync(join(specs, "fine.spec.ts"), 'import { test } from "@playwright/test";\ntest("would pass", () => {});\n');
+    writeFileSync(join(specs, "playwright.config.ts"), 'export default { testDir: ".", retries: 0, workers: 1 };\n');
+    const out = join(dir, "playwright-broken.json");
+    spawnSync(bin("playwright"), ["test", "--config", join(specs, "playwright.config.ts"), "--reporter=json"], {
+      cwd: specs, encoding: "utf8", env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: out },
+    });
+    expect(playwrightCounts(out)).toEqual({ passed: 0, failed: 1, skipped: 0, failures: [expect.stringMatching(/^playwright: .*this spec cannot load/)] });
+  }, 60_000);
+
   test("a missing report is one failure, named", () => {
     expect(playwrightCounts(join(dir, "none.json")).failures).toEqual(["playwright wrote no report"]);
   });

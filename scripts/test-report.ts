@@ -57,8 +57,11 @@ export function playwrightCounts(file: string): Counts {
     for (const child of suite.suites ?? []) walk(child);
   };
   for (const suite of report.suites ?? []) walk(suite);
-  for (const e of report.errors ?? []) failures.push(`playwright: ${firstLine(e.message)}`);
-  return { passed: s.expected + (s.flaky ?? 0), failed: s.unexpected + (s.errors?.length ?? 0), skipped: s.skipped, failures };
+  // Errors outside any test (a spec file that cannot load, the global set-up) are the report's own,
+  // not its stats': such a run reads 0 unexpected with every spec unrun.
+  const errors: { message?: string }[] = report.errors ?? [];
+  for (const e of errors) failures.push(`playwright: ${firstLine(e.message)}`);
+  return { passed: s.expected + (s.flaky ?? 0), failed: s.unexpected + errors.length, skipped: s.skipped, failures };
 }
 
 const ansi = /\x1b\[[0-9;]*m/g;
