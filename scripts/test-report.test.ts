@@ -17,27 +17,50 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+// A folder of `files` (name → lines) under the run's folder; answers its path.
+function folder(name: string, files: Record<string, string[]>): string {
+  const at = join(dir, name);
+  mkdirSync(at);
+  for (const [file, lines] of Object.entries(files)) writeFileSync(join(at, file), `${lines.join("\n")}\n`);
+  return at;
+}
+
+// Real Vitest on `files`, its JSON report written; answers the report's path, the folder and Vitest's exit code.
+function runVitest(name: string, files: Record<string, string[]>) {
+  const tests = folder(name, { ...files, "vitest.config.mjs": ["export default {};"] });
+  const out = join(dir, `${name}.json`);
+  const exit = spawnSync(bin("vitest"), ["run", "--root", tests, "--reporter=json", `--outputFile.json=${out}`], { cwd: tests, encoding: "utf8" }).status;
+  return { out, tests, exit };
+}
+
+// Real Playwright on `files`, its JSON report written; answers the report's path.
+function runPlaywright(name: string, files: Record<string, string[]>): string {
+  const specs = folder(name, { ...files, "playwright.config.ts": ['export default { testDir: ".", retries: 0, workers: 1 };'] });
+  const out = join(dir, `${name}.json`);
+  spawnSync(bin("playwright"), ["test", "--config", join(specs, "playwright.config.ts"), "--reporter=json"], {
+    cwd: specs, encoding: "utf8", env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: out },
+  });
+  return out;
+}
+
 describe("a real Vitest report", () => {
   test("counts passed, failed and skipped tests, a file that failed to load and one whose hook threw, naming each failure", () => {
-    const tests = join(dir, "vitest");
-    mkdirSync(tests);
-    writeFileSync(join(tests, "mixed.test.ts"), [
-      'import { describe, expect, test } from "vitest";',
-      'describe("group", () => {',
-      '  test("passes", () => expect(1).toBe(1));',
-      '  test("fails", () => expect("seen").toBe("wanted"));',
-      '  test.skip("skipped", () => {});',
-      "});",
-    ].join("\n"));
-    writeFileSync(join(tests, "broken.test.ts"), 'throw new Error("cannot load this file");\n');
-    writeFileSync(join(tests, "hook.test.ts"), [
-      'import { afterAll, expect, test } from "vitest";',
-      'afterAll(() => { throw new Error("its cleanup broke"); });',
-      'test("passes too", () => expect(1).toBe(1));',
-    ].join("\n"));
-    writeFileSync(join(tests, "vitest.config.mjs"), "export default {};\n");
-    const out = join(dir, "vitest.json");
-    spawnSync(bin("vitest"), ["run", "--root", tests, "--reporter=json", `--outputFile.json=${out}`], { cwd: tests, encoding: "utf8" });
+    const { out, tests } = runVitest("vitest", {
+      "mixed.test.ts": [
+        'import { describe, expect, test } from "vitest";',
+        'describe("group", () => {',
+        '  test("passes", () => expect(1).toBe(1));',
+        '  test("fails", () => expect("seen").toBe("wanted"));',
+        '  test.skip("skipped", () => {});',
+        "});",
+      ],
+      "broken.test.ts": ['throw new Error("cannot load this file");'],
+      "hook.test.ts": [
+        'import { afterAll, expect, test } from "vitest";',
+        'afterAll(() => { throw new Error("its cleanup broke"); });',
+        'test("passes too", () => expect(1).toBe(1));',
+      ],
+    });
 
     const counts = vitestCounts(out, root);
     expect({ passed: counts.passed, failed: counts.failed, skipped: counts.skipped }).toEqual({ passed: 2, failed: 3, skipped: 1 });
@@ -49,19 +72,16 @@ describe("a real Vitest report", () => {
   }, 60_000);
 
   test("a run whose tests all passed but which Vitest failed (an error escaped a test) counts one failure, named", () => {
-    const tests = join(dir, "vitest-escaped");
-    mkdirSync(tests);
-    writeFileSync(join(tests, "stray.test.ts"), [
-      'import { expect, test } from "vitest";',
-      'test("passes", async () => {',
-      '  setTimeout(() => Promise.reject(new Error("a stray rejection")), 0);',
-      "  await new Promise((resume) => setTimeout(resume, 50));",
-      "  expect(1).toBe(1);",
-      "});",
-    ].join("\n"));
-    writeFileSync(join(tests, "vitest.config.mjs"), "export default {};\n");
-    const out = join(dir, "vitest-escaped.json");
-    const exit = spawnSync(bin("vitest"), ["run", "--root", tests, "--reporter=json", `--outputFile.json=${out}`], { cwd: tests, encoding: "utf8" }).status;
+    const { out, exit } = runVitest("vitest-escaped", {
+      "stray.test.ts": [
+        'import { expect, test } from "vitest";',
+        'test("passes", async () => {',
+        '  setTimeout(() => Promise.reject(new Error("a stray rejection")), 0);',
+        "  await new Promise((resume) => setTimeout(resume, 50));",
+        "  expect(1).toBe(1);",
+        "});",
+      ],
+    });
     expect(exit).toBe(1);
     expect(vitestCounts(out, root, exit!)).toEqual({ passed: 1, failed: 1, skipped: 0, failures: [expect.stringMatching(/^vitest exited with code 1 though no test failed/)] });
     // A run Vitest passed is counted from its report alone.
@@ -75,20 +95,15 @@ describe("a real Vitest report", () => {
 
 describe("a real Playwright report", () => {
   test("counts passed, failed and skipped specs in nested groups, naming each failure", () => {
-    const specs = join(dir, "playwright");
-    mkdirSync(specs);
-    writeFileSync(join(specs, "mixed.spec.ts"), [
-      'import { expect, test } from "@playwright/test";',
-      'test("passes", () => expect(1).toBe(1));',
-      'test.describe("group", () => {',
-      '  test("fails", () => expect("seen").toBe("wanted"));',
-      '  test.skip("skipped", () => {});',
-      "});",
-    ].join("\n"));
-    writeFileSync(join(specs, "playwright.config.ts"), 'export default { testDir: ".", retries: 0, workers: 1 };\n');
-    const out = join(dir, "playwright.json");
-    spawnSync(bin("playwright"), ["test", "--config", join(specs, "playwright.config.ts"), "--reporter=json"], {
-      cwd: specs, encoding: "utf8", env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: out },
+    const out = runPlaywright("playwright", {
+      "mixed.spec.ts": [
+        'import { expect, test } from "@playwright/test";',
+        'test("passes", () => expect(1).toBe(1));',
+        'test.describe("group", () => {',
+        '  test("fails", () => expect("seen").toBe("wanted"));',
+        '  test.skip("skipped", () => {});',
+        "});",
+      ],
     });
 
     const counts = playwrightCounts(out);
@@ -97,14 +112,9 @@ describe("a real Playwright report", () => {
   }, 60_000);
 
   test("a spec file that cannot load is a failure, named, though no test ran", () => {
-    const specs = join(dir, "playwright-broken");
-    mkdirSync(specs);
-    writeFileSync(join(specs, "broken.spec.ts"), 'throw new Error("this spec cannot load");\n');
-    writeFileSync(join(specs, "fine.spec.ts"), 'import { test } from "@playwright/test";\ntest("would pass", () => {});\n');
-    writeFileSync(join(specs, "playwright.config.ts"), 'export default { testDir: ".", retries: 0, workers: 1 };\n');
-    const out = join(dir, "playwright-broken.json");
-    spawnSync(bin("playwright"), ["test", "--config", join(specs, "playwright.config.ts"), "--reporter=json"], {
-      cwd: specs, encoding: "utf8", env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: out },
+    const out = runPlaywright("playwright-broken", {
+      "broken.spec.ts": ['throw new Error("this spec cannot load");'],
+      "fine.spec.ts": ['import { test } from "@playwright/test";', 'test("would pass", () => {});'],
     });
     expect(playwrightCounts(out)).toEqual({ passed: 0, failed: 1, skipped: 0, failures: [expect.stringMatching(/^playwright: .*this spec cannot load/)] });
   }, 60_000);
